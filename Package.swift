@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// studio-body: the studio's On Air lamp and kill switch, a body of the house.
+import PackageDescription
+
+let package = Package(
+    name: "studio-body",
+    products: [
+        .executable(name: "studio-body", targets: ["studio-body"]),
+    ],
+    targets: [
+        // The house's rules as plain values with the caller's clock. No I/O.
+        .target(name: "BodyCore"),
+        // The INI configuration and board files, parsed into values. No I/O.
+        .target(name: "BodyConfig"),
+
+        // One module per C library; nothing above them sees a C type.
+        .target(name: "CSystem"),
+        .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
+        .systemLibrary(name: "CGps", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "CV4L2"),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Adapters: C in, BodyCore values out.
+        .target(name: "BodyHardware", dependencies: ["BodyCore", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
+        .target(name: "BodyHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "BodyHub", dependencies: ["CCurl"]),
+
+        // The one owner of state.
+        .target(name: "BodyAgent", dependencies: ["CSystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
+        // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
+        .target(name: "DemoHub", dependencies: ["BodyCore", "BodyHub"]),
+        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "DemoHub"]),
+
+        .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
+        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig"]),
+        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
+        .testTarget(name: "EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

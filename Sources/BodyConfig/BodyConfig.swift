@@ -1,0 +1,1 @@
+// BodyConfig: see Package.swift for what lives here.

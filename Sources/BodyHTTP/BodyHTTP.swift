@@ -1,0 +1,1 @@
+// BodyHTTP: see Package.swift for what lives here.

@@ -1,0 +1,1 @@
+// BodyHardware: see Package.swift for what lives here.

@@ -1,0 +1,1 @@
+// BodyHub: see Package.swift for what lives here.

@@ -1,0 +1,1 @@
+#include "cv4l2.h"

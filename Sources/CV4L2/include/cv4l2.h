@@ -1,0 +1,1 @@
+#include <linux/videodev2.h>

@@ -1,0 +1,1 @@
+// DemoHub: see Package.swift for what lives here.
