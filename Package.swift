@@ -36,7 +36,13 @@ let package = Package(
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
+        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub"]),
         .testTarget(name: "EndToEndTests"),
+        // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
+        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),
+        .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore"]),
+        // A real gpsd fed by gpsfake, driven through the /where service.
+        .testTarget(name: "WhereTests", dependencies: ["BodyAgent", "BodyCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
