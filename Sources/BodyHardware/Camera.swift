@@ -88,8 +88,12 @@ public final class Camera {
         if frame.flags & CameraCalls.flagError == 0 {
             if let encoder {
                 do { jpeg = try encoder.encode(raw, bytesPerLine: bytesPerLine) } catch { failure = error }
-            } else if let end = JPEG.endOfImage(in: raw) {
-                jpeg = Array(UnsafeRawBufferPointer(rebasing: raw[..<end]))
+            } else {
+                // Copy before cutting: a loopback writer may reuse the buffer while we look.
+                let copy = Array(raw)
+                if let end = copy.withUnsafeBytes({ JPEG.endOfImage(in: $0) }) {
+                    jpeg = end == copy.count ? copy : Array(copy[..<end])
+                }
             }
         }
         let queued = calls.queue(fd, frame.index)

@@ -1,3 +1,4 @@
+import Glibc
 internal import CTurboJPEG
 
 /// JPEG frames as bytes: where one ends, and whether it decodes.
@@ -32,11 +33,13 @@ public enum JPEG {
                 i += 2 + length
                 if m == 0xDA {
                     // Entropy-coded data: runs until an FF that is neither stuffing nor a restart.
+                    // memchr keeps this fast on the loop thread, even in a debug build.
+                    guard let base = bytes.baseAddress else { return nil }
                     while i + 1 < n {
-                        if bytes[i] == 0xFF {
-                            let next = bytes[i + 1]
-                            if next != 0x00 && !(0xD0...0xD7).contains(next) { break }
-                        }
+                        guard let hit = memchr(base + i, 0xFF, n - i - 1) else { return nil }
+                        i = base.distance(to: UnsafeRawPointer(hit))
+                        let next = bytes[i + 1]
+                        if next != 0x00 && !(0xD0...0xD7).contains(next) { break }
                         i += 1
                     }
                 }
