@@ -2,9 +2,18 @@ import Glibc
 internal import CMicroHTTPD
 
 /// The body's HTTP server: libmicrohttpd with no thread of its own, driven by
-/// the caller's event loop. Watch `pollDescriptor` for readability and call
-/// `run()`; after every loop turn, arm a timer for `timeout()` and call `run()`
-/// when it fires. The handler runs on that same thread.
+/// the caller's event loop. The handler runs on that loop's thread.
+///
+///     try loop.watch(fd: server.pollDescriptor) { turn() }
+///     func turn() {                       // after every run(), re-arm from timeout()
+///         server.run()
+///         loop.cancel(timer)
+///         timer = server.timeout().map { t in loop.schedule(at: EventLoop.monotonic() + t) { turn() } }
+///     }
+///
+/// Re-arming after each `run()` is enough: between runs only a resume (a
+/// `send` or `offer` from elsewhere on the loop) changes what MHD wants, and
+/// that makes `pollDescriptor` readable by itself.
 ///
 /// This is the one file that talks to libmicrohttpd.
 public final class HTTPServer {
@@ -59,6 +68,7 @@ public final class HTTPServer {
             let cause = said.last ?? "libmicrohttpd refused to start"
             throw HTTPServerError("http: cannot listen on \(address): \(cause)")
         }
+        for message in said { log("http: libmicrohttpd: \(message)") }
         self.port = body_mhd_bound_port(daemon)
         do { try makeDescriptors(around: body_mhd_epoll_fd(daemon)) } catch {
             MHD_stop_daemon(daemon)
@@ -107,14 +117,22 @@ public final class HTTPServer {
     /// Does whatever MHD has pending (accepts, reads, handler calls, writes); never blocks.
     /// The C function is `MHD_run`.
     public func run() {
-        guard let daemon else { return }
+        guard let daemon, !running else { return }
         if wakePending {
             var count: UInt64 = 0
             _ = read(wakeDescriptor, &count, 8)
             wakePending = false
         }
+        running = true
         _ = MHD_run(daemon)
+        running = false
+        if let grace = stopAfterRun {
+            stopAfterRun = nil
+            stop(grace: grace)
+        }
     }
+    private var running = false
+    private var stopAfterRun: Double? = nil
 
     /// Seconds until `run()` is due even without readability; nil when only
     /// readability matters. The C function is `MHD_get_timeout`.
@@ -128,9 +146,14 @@ public final class HTTPServer {
     /// Stops accepting, answers every request still waiting (503 "the body is
     /// stopping"; finish the long polls first for a kinder answer), ends every
     /// stream, lets those answers go out for up to `grace` seconds, then closes
-    /// everything. Safe to call twice.
+    /// everything. Safe to call twice. Called from a handler, it happens as
+    /// soon as the current `run()` returns (MHD cannot be re-entered).
     public func stop(grace: Double = 1.0) {
         guard let daemon else { return }
+        if running {
+            stopAfterRun = grace
+            return
+        }
         stopping = true
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
@@ -161,8 +184,8 @@ public final class HTTPServer {
     private func mhdSaid(_ message: String) {
         var text = message
         while text.last == "\n" { text.removeLast() }
-        if startMessages != nil { startMessages?.append(text) }
-        log("http: libmicrohttpd: \(text)")
+        // While starting, messages wait: a failure says them once, in its error.
+        if startMessages != nil { startMessages?.append(text) } else { log("http: libmicrohttpd: \(text)") }
     }
 
     fileprivate func access(_ connection: OpaquePointer, _ url: String, _ method: String,
@@ -234,7 +257,8 @@ public final class HTTPServer {
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
         live.removeValue(forKey: ObjectIdentifier(exchange))
         if code != .REQUEST_TERMINATED_COMPLETED_OK, exchange.queued, !exchange.streams {
-            log("http: \(exchange.request.method) \(exchange.request.path): the client went away before the answer was sent")
+            let why = code == .REQUEST_TERMINATED_DAEMON_SHUTDOWN ? "the server stopped" : "the client went away"
+            log("http: \(exchange.request.method) \(exchange.request.path): \(why) before the answer was sent")
         }
         exchange.finish()
     }
@@ -304,6 +328,7 @@ public final class HTTPServer {
 
     // MARK: - Reading the request
 
+    /// Headers: names lower-cased, repeats joined. Query: the first of a repeated name wins.
     private final class Pairs { var values: [String: String] = [:]; var lower = false }
 
     private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool) -> [String: String] {
@@ -315,7 +340,11 @@ public final class HTTPServer {
             var name = String(cString: key)
             if pairs.lower { name = name.lowercased() }
             let text = value.map { String(cString: $0) } ?? ""
-            if let old = pairs.values[name] { pairs.values[name] = old + ", " + text } else { pairs.values[name] = text }
+            if let old = pairs.values[name] {
+                if pairs.lower { pairs.values[name] = old + ", " + text }
+            } else {
+                pairs.values[name] = text
+            }
             return .YES
         }, Unmanaged.passUnretained(pairs).toOpaque())
         return pairs.values

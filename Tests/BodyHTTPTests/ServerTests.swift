@@ -229,6 +229,35 @@ struct ServerTests {
         #expect(h.server.pollDescriptor == -1)
     }
 
+    @Test("an empty answer, then stop() called from inside a handler waits for the turn to end")
+    func emptyAndStopInHandler() throws {
+        let h = try Harness { h, request, reply in
+            reply.send(HTTPResponse(status: 204, contentType: "text/plain", body: []))
+            if request.path == "/quit" { h.server.stop() }
+        }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            let c = RawClient(port: port)
+            c.get("/status")
+            let a = attempt { () throws(ClientError) in try c.answer() }
+            c.get("/quit")
+            let b = attempt { () throws(ClientError) in try c.answer() }
+            return [a, b]
+        }
+        #expect(h.drive { client.isDone })
+        let answers = try client.value!.map { try $0.get() }
+        #expect(answers.map(\.status) == [204, 204])
+        #expect(answers.allSatisfy { $0.body.isEmpty })
+        #expect(h.drive(limit: 1) { h.server.pollDescriptor == -1 })
+    }
+
+    @Test("it listens on IPv6 too")
+    func ipv6() throws {
+        let server = try HTTPServer(listen: "::1", port: 0, log: { _ in }, handler: { _, _ in })
+        #expect(server.port != 0)
+        server.stop()
+    }
+
     @Test("an idle server asks for no timer")
     func idle() throws {
         let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
