@@ -112,6 +112,28 @@ struct ServerTests {
         #expect(h.logs.contains("http: POST /face 413"))
     }
 
+    @Test("Expect: 100-continue gets Continue for a fitting body and 413 at once for one too big")
+    func expectContinue() throws {
+        let h = try Harness { _, request, reply in reply.send(.json(200, Array("\(request.body.count)".utf8))) }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            let c = RawClient(port: port)
+            c.send("POST /face HTTP/1.1\r\nHost: t\r\nContent-Length: 2000\r\nExpect: 100-continue\r\n\r\n")
+            let cont = attempt { () throws(ClientError) in try c.answer() }
+            c.send(String(repeating: "{", count: 2000))
+            let a = attempt { () throws(ClientError) in try c.answer() }
+            let big = RawClient(port: port)
+            big.send("POST /face HTTP/1.1\r\nHost: t\r\nContent-Length: 70000\r\nExpect: 100-continue\r\n\r\n")
+            let b = attempt { () throws(ClientError) in try big.answer() }
+            return [cont, a, b]
+        }
+        #expect(h.drive { client.isDone })
+        let answers = try client.value!.map { try $0.get() }
+        #expect(answers.map(\.status) == [100, 200, 413])
+        #expect(answers[1].text == "2000")
+        #expect(h.handled.count == 1)
+    }
+
     @Test("a body of exactly the limit reaches the handler")
     func atLimit() throws {
         let h = try Harness { _, request, reply in reply.send(.json(200, Array("\(request.body.count)".utf8))) }
