@@ -16,7 +16,11 @@ public final class HTTPReply {
     /// Set by the server: resumes the connection if it is suspended.
     var wake: (() -> Void)?
 
-    init() {}
+    /// A reply tied to no connection, for testing a handler: what it sends stays in `response`.
+    public init() {}
+
+    /// The whole answer given with `send`, if any (nil for a stream).
+    public private(set) var response: HTTPResponse?
 
     /// True once an answer (whole or streamed) was given; later ones are ignored.
     public var isSent: Bool {
@@ -30,6 +34,7 @@ public final class HTTPReply {
     public func send(_ response: HTTPResponse) {
         guard !isSent, !closed else { return }
         state = .ready(response)
+        self.response = response
         wake?()
     }
 

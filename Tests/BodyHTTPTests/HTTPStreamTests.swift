@@ -72,3 +72,28 @@ struct MultipartJPEGTests {
         #expect(MultipartJPEG.contentType == "multipart/x-mixed-replace; boundary=studio-body-frame")
     }
 }
+
+@Suite("reply without a connection")
+struct DetachedReplyTests {
+    @Test("a handler can be tested with a bare reply; the first answer wins")
+    func firstWins() {
+        let reply = HTTPReply()
+        #expect(!reply.isSent)
+        reply.send(.error(409, "the preview is not running"))
+        reply.send(.json(200, []))
+        #expect(reply.isSent)
+        #expect(reply.response?.status == 409)
+    }
+
+    @Test("a stream offered to an answered reply is closed at once")
+    func streamAfterSend() {
+        let reply = HTTPReply()
+        reply.send(.json(200, []))
+        let s = HTTPStream()
+        var closed = false
+        s.onClose = { closed = true }
+        reply.stream(contentType: "text/plain", s)
+        #expect(closed)
+        #expect(reply.response?.status == 200)
+    }
+}
