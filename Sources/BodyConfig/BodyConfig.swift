@@ -6,6 +6,8 @@ public struct BodyConfig: Equatable, Sendable {
     public var listenHost: String
     public var listenPort: UInt16
     public var tokenFile: String
+    /// `[body] url`: where Oriel calls this body, said in the hello (optional).
+    public var advertisedURL: String?
     public var orielURL: String?
     public var silence: Double
     /// The board file's path, or nil for the simulated board.
@@ -19,7 +21,7 @@ public struct BodyConfig: Equatable, Sendable {
     public var cameraFPS: Int
 
     static let keys: [String: Set<String>] = [
-        "body": ["name", "listen", "token-file"],
+        "body": ["name", "listen", "token-file", "url"],
         "oriel": ["url", "silence"],
         "board": ["file"],
         "location": ["allowed", "gpsd"],
@@ -62,6 +64,7 @@ public struct BodyConfig: Equatable, Sendable {
         return BodyConfig(
             file: file, name: String(name.prefix(64)), listenHost: host, listenPort: port,
             tokenFile: body.string("token-file") ?? "/etc/studio-body/token",
+            advertisedURL: body.string("url"),
             orielURL: oriel.string("url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 },
             silence: try oriel.duration("silence", default: 60),
             boardFile: boardEntry.value == "sim" ? nil : resolve(boardEntry.value, relativeTo: file),

@@ -238,7 +238,7 @@ public struct Body: Equatable, Sendable {
                 preview: extras.previewRunning ? "running" : "stopped", preview_why: extras.previewWords,
                 kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
                 kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now)),
-            lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, $0.value) }),
+            lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, Null(wrappedValue: $0.value)) }),
             buttons: Dictionary(uniqueKeysWithValues: extras.held.map {
                 ($0.key.rawValue, StatusDocument.Button(held: $0.value.held, stuck: $0.value.stuck))
             }),
