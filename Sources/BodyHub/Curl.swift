@@ -25,7 +25,7 @@ enum Curl {
             .failure(HubError(part: request.part, method: request.method, url: request.url, reason: reason))
         }
         if ready != CURLE_OK { return failure(.failed("libcurl did not start: \(words(ready))")) }
-        for (name, value) in request.headers where (name + value).contains(where: { $0 == "\r" || $0 == "\n" }) {
+        for (name, value) in request.headers where (name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }) {
             return failure(.failed("the \(name) header holds a line break"))
         }
         guard let easy = curl_easy_init() else { return failure(.failed("libcurl could not make a handle")) }
