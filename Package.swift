@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
-        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub"]),
+        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
         .testTarget(name: "EndToEndTests"),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),
