@@ -21,7 +21,7 @@ enum Check {
         say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(Int(c.silence)) s")
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
         say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
-        guard c.boardFile != nil else {
+        guard !setup.board.simulated else {
             say("board sim: the simulated board, every role present (\(OutputRole.allCases.map(\.rawValue).joined(separator: ", ")); buttons \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")))")
             return ok ? 0 : 1
         }
@@ -53,7 +53,7 @@ extension String {
 /// the lamp claiming On Air. It takes only the outputs, drives them dark, lets go.
 enum LampOff {
     static func run(_ setup: AgentSetup) -> Int32 {
-        guard setup.config.boardFile != nil else {
+        guard !setup.board.simulated else {
             say("lamp-off: the simulated board has no lamp to darken")
             return 0
         }
