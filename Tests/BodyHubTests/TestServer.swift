@@ -48,9 +48,10 @@ final class TestServer: Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
     var requests: [Recorded] { log.withLock { $0 } }
 
+    /// Wakes the accept loop, which closes the socket itself: closing it here
+    /// could hand its number to another test's server while the loop still accepts on it.
     func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
     }
 
     /// A port nobody listens on: bound to learn a free number, then closed.
@@ -84,6 +85,7 @@ final class TestServer: Sendable {
             let client = accept(fd, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                close(fd)
                 return
             }
             Thread.detachNewThread { [self] in serve(client) }
