@@ -39,7 +39,7 @@ final class Hello: @unchecked Sendable {
         inFlight = true
         let document = HelloBody(name: agent.setup.config.name, url: agent.advertisedURL, version: agent.setup.version,
                                  protocol: HelloDocument.protocols, boot: agent.boot)
-        sender.send(url: oriel, token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
+        sender.send(url: HelloSender.url(oriel: oriel), token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
             agent.loop.post { [self] in done(result) }
         }
     }
