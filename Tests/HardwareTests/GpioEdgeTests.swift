@@ -3,13 +3,26 @@ import BodyHardware
 import Glibc
 import Testing
 
-@Suite("GPIO edges: bounce, kernel debounce, lost edges", .serialized, .enabled(if: insideHIL, "needs the HIL VM (STUDIO_BODY_HIL=1)"))
-struct GpioEdgeTests {
-    /// Bounces the line: `writes` pulls alternating from pressed, ending pressed.
-    private func bounce(_ chip: GpioSimChip, _ line: String, writes: Int) throws -> (start: Double, span: Double) {
+// Edges: bounce, kernel debounce, lost edges. Part of GpioBoardTests so
+// that every test's chips and line names are alone in the kernel.
+extension GpioBoardTests {
+    /// One bounce: five pulls through one descriptor, ending pressed, read
+    /// back as edges and fed through a fresh `Contact`.
+    private func bounceOnce(_ chip: GpioSimChip, _ board: GpioBoard, _ fd: Int32) throws
+        -> (span: Double, edges: Int, presses: [Double], down: Bool) {
+        try chip.setPull("SBT_BTN", "pull-down")
+        while waitReadable(fd, ms: 50) != 0 { _ = try board.readEdges(from: fd) }
+        var contact = Contact(debounce: 0.010, down: try board.isPressed(.onair), at: monotonicNow())
         let start = monotonicNow()
-        for i in 0..<writes { try chip.setPull(line, i % 2 == 0 ? "pull-up" : "pull-down") }
-        return (start, monotonicNow() - start)
+        try chip.bounce("SBT_BTN", pulls: ["pull-up", "pull-down", "pull-up", "pull-down", "pull-up"])
+        let span = monotonicNow() - start
+        var edges: [ButtonEdge] = []
+        while waitReadable(fd, ms: 100) != 0 { edges += try board.readEdges(from: fd) }
+        var presses: [Double] = []
+        var events = edges.flatMap { contact.edge(pressed: $0.pressed, at: $0.at) }
+        events += contact.tick(at: monotonicNow())
+        for case .press(let at) in events { presses.append(at - start) }
+        return (span, edges.count, presses, contact.isDown)
     }
 
     @Test("contact bounce within 5 ms reaches the two-press as one press", arguments: [false, true])
@@ -18,24 +31,20 @@ struct GpioEdgeTests {
         let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN")], kernelDebounce: kernelDebounce)
         defer { board.release() }
         let fd = try #require(board.edgeDescriptors.first)
-        var contact = Contact(debounce: 0.010, down: try board.isPressed(.onair), at: monotonicNow())
-
-        let (start, span) = try bounce(chip, "SBT_BTN", writes: 5)
-        var edges: [ButtonEdge] = []
-        while waitReadable(fd, ms: 300) != 0 { edges += try board.readEdges(from: fd) }
-        var presses: [Double] = []
-        for e in edges {
-            for event in contact.edge(pressed: e.pressed, at: e.at) {
-                if case .press(let at) = event { presses.append(at) }
-            }
+        let ms = { (v: Double) in String(format: "%.2f", v * 1000) }
+        // The VM's timing is noisy: a try counts when all five pulls fell
+        // inside 5 ms and (without kernel debounce) the kernel reported
+        // more than one edge, so the contact really filtered bounce.
+        let needEdges = board.kernelDebounced.isEmpty ? 2 : 1
+        for attempt in 1...10 {
+            let r = try bounceOnce(chip, board, fd)
+            print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion) kernel debounce \(!board.kernelDebounced.isEmpty) try \(attempt): 5 pulls in \(ms(r.span)) ms gave \(r.edges) edges, presses at \(r.presses.map(ms)) ms")
+            guard r.span < 0.005, r.edges >= needEdges else { continue }
+            #expect(r.presses.count == 1)
+            #expect(r.down)
+            return
         }
-        for event in contact.tick(at: monotonicNow()) {
-            if case .press(let at) = event { presses.append(at) }
-        }
-        print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion) kernel debounce \(board.kernelDebounced == [.onair]): 5 pulls in \(String(format: "%.2f", span * 1000)) ms gave \(edges.count) edges, \(presses.count) press(es), first press \(String(format: "%.2f", ((presses.first ?? .nan) - start) * 1000)) ms after the first pull")
-        try #require(span < 0.010, "the pulls took \(span) s: too slow to be bounce on this machine")
-        #expect(presses.count == 1)
-        #expect(contact.isDown)
+        Issue.record("no try put five pulls inside 5 ms with \(needEdges)+ edges")
     }
 
     @Test("kernel debounce is asked for on libgpiod 2.x only")

@@ -62,6 +62,21 @@ final class GpioSimChip {
         try Self.write("\(try simDir(line))/pull", pull)
     }
 
+    /// Writes pulls through one open descriptor, fast enough to look like
+    /// contact bounce (opening the file each time is slow in the VM).
+    func bounce(_ line: String, pulls: [String]) throws {
+        let path = "\(try simDir(line))/pull"
+        let fd = open(path, O_WRONLY)
+        if fd < 0 { throw SimChipError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        for pull in pulls {
+            let bytes = Array(pull.utf8)
+            if Glibc.write(fd, bytes, bytes.count) < 0 {
+                throw SimChipError(description: "cannot write \"\(pull)\" to \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
     func setLive(_ live: Bool) throws {
         try Self.write("\(dir)/live", live ? "1" : "0")
     }
