@@ -16,7 +16,7 @@ let package = Package(
         // The house's rules as plain values with the caller's clock. No I/O.
         .target(name: "BodyCore"),
         // The INI configuration and board files, parsed into values. No I/O.
-        .target(name: "BodyConfig"),
+        .target(name: "BodyConfig", dependencies: ["BodyCore"]),
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
@@ -38,12 +38,12 @@ let package = Package(
         .target(name: "BodyAgent", dependencies: ["CSystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodyHub"]),
-        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "DemoHub"]),
+        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
-        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig"]),
+        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
-        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub"]),
+        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
         .testTarget(name: "EndToEndTests"),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),
