@@ -11,7 +11,7 @@ let package = Package(
         // The house's rules as plain values with the caller's clock. No I/O.
         .target(name: "BodyCore"),
         // The INI configuration and board files, parsed into values. No I/O.
-        .target(name: "BodyConfig"),
+        .target(name: "BodyConfig", dependencies: ["BodyCore"]),
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
@@ -34,9 +34,9 @@ let package = Package(
         .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
-        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig"]),
+        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
-        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub"]),
+        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
         .testTarget(name: "EndToEndTests"),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),
