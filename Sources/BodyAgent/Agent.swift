@@ -83,7 +83,7 @@ public final class Agent: @unchecked Sendable {
 
     static func moment() -> Moment { Moment(mono: EventLoop.monotonic(), wall: EventLoop.wall()) }
 
-    var isSim: Bool { setup.config.boardFile == nil }
+    var isSim: Bool { setup.board.simulated }
 
     /// Opens the board and the server, says hello, tells systemd it is ready.
     /// A board or address that cannot be had stops the start in one line.

@@ -95,7 +95,7 @@ extension Agent {
         boardRetry = loop.schedule(at: EventLoop.monotonic() + Self.boardRetryEvery) { [unowned self] in
             self.boardRetry = nil
             guard !self.stopping, self.board == nil else { return }
-            do {
+            do throws(BoardError) {
                 try self.openBoard()
                 self.log("gpio: the lines are back (\(self.setup.board.file)); showing the state again")
                 self.settle()

@@ -35,8 +35,10 @@ extension Agent {
         case .hello:
             reply.send(.json(200, BodyJSON.encode(helloDocument())))
         case .face:
+            hello?.orielCalled()
             face(request.body, reply)
         case .ears(let after, let wait):
+            hello?.orielCalled()
             ears(after: after ?? 0, wait: wait, reply)
         case .status, .simState:
             reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))

@@ -25,6 +25,15 @@ final class Hello: @unchecked Sendable {
         send()
     }
 
+    /// Oriel called the body while hellos were backing off: it is back, so
+    /// say hello now rather than at the next retry.
+    func orielCalled() {
+        guard let pending = retry else { return }
+        agent.loop.cancel(pending)
+        retry = nil
+        send()
+    }
+
     private func send() {
         inFlight = true
         let document = HelloBody(name: agent.setup.config.name, url: agent.advertisedURL, version: agent.setup.version,

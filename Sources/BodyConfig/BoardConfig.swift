@@ -19,6 +19,9 @@ public struct BoardConfig: Equatable, Sendable {
     }
 
     public var file: String
+    /// `[board] kind = sim`: the roles are simulated (on a laptop, in tests);
+    /// the board file still sets `action` and `unread`.
+    public var simulated: Bool
     public var outputs: [OutputRole: Output]
     public var buttons: [ButtonRole: Button]
     public var unreadLamp: UnreadLamp
@@ -29,7 +32,7 @@ public struct BoardConfig: Equatable, Sendable {
 
     /// The simulated board: every role present.
     public static let sim = BoardConfig(
-        file: "sim",
+        file: "sim", simulated: true,
         outputs: Dictionary(uniqueKeysWithValues: OutputRole.allCases.map { ($0, Output(line: "sim-\($0.rawValue)", activeLow: false)) }),
         buttons: Dictionary(uniqueKeysWithValues: ButtonRole.allCases.map {
             ($0, Button(line: "sim-\($0.rawValue)", activeLow: true, bias: .pullUp, debounce: defaultDebounce))
@@ -42,8 +45,16 @@ public struct BoardConfig: Equatable, Sendable {
         var buttons: [ButtonRole: Button] = [:]
         var unread = UnreadLamp.blink
         var action = OnAirSwitch.Action.toggle
+        var simulated = false
         for s in ini.sections {
-            if let role = OutputRole(rawValue: s.name) {
+            if s.name == "board" {
+                let r = SectionReader(ini, s.name, keys: ["kind"])
+                try r.checkKeys()
+                if let e = r.entry("kind") {
+                    guard ["gpio", "sim"].contains(e.value) else { throw r.fail(e, "expected gpio or sim, found \(e.value)") }
+                    simulated = e.value == "sim"
+                }
+            } else if let role = OutputRole(rawValue: s.name) {
                 var keys: Set<String> = ["line", "active"]
                 if role == .lamp { keys.insert("unread") }
                 let r = SectionReader(ini, s.name, keys: keys)
@@ -60,7 +71,7 @@ public struct BoardConfig: Equatable, Sendable {
                                        debounce: try r.duration("debounce", default: defaultDebounce))
                 if role == .onair { action = try r.choice("action", default: OnAirSwitch.Action.toggle) }
             } else {
-                let known = OutputRole.allCases.map { "[\($0.rawValue)]" } + ButtonRole.allCases.map { "[button \($0.rawValue)]" }
+                let known = ["[board]"] + OutputRole.allCases.map { "[\($0.rawValue)]" } + ButtonRole.allCases.map { "[button \($0.rawValue)]" }
                 throw ConfigError(file: file, line: s.line, "unknown section [\(s.name)]; known: \(known.joined(separator: " "))")
             }
         }
@@ -77,7 +88,7 @@ public struct BoardConfig: Equatable, Sendable {
             }
             seen[l] = role
         }
-        return BoardConfig(file: file, outputs: outputs, buttons: buttons, unreadLamp: unread, onAirAction: action)
+        return BoardConfig(file: file, simulated: simulated, outputs: outputs, buttons: buttons, unreadLamp: unread, onAirAction: action)
     }
 
     static func line(_ r: SectionReader, _ s: INI.Section) throws(ConfigError) -> String {
