@@ -2,6 +2,11 @@
 // studio-body: the studio's On Air lamp and kill switch, a body of the house.
 import PackageDescription
 
+// Tests/hil/gpio-tests builds a second time against libgpiod 2.x unpacked in
+// a prefix (include/, lib/). By full path: pkg-config's -L/usr/lib/... come
+// first on the link line and would pick the system's libgpiod 1.6.
+let gpiodPrefix = Context.environment["STUDIO_BODY_LIBGPIOD_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+
 let package = Package(
     name: "studio-body",
     products: [
@@ -15,7 +20,9 @@ let package = Package(
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
-        .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
+        .target(name: "CGpiod", cSettings: gpiodPrefix.map { [.unsafeFlags(["-I\($0)/include"])] },
+                linkerSettings: gpiodPrefix.map { [.unsafeFlags(["-Xlinker", "\($0)/lib/libgpiod.so", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])] }
+                    ?? [.linkedLibrary("gpiod")]),
         .systemLibrary(name: "CGps", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),

@@ -8,7 +8,8 @@ import BodyHub
 /// its outcome comes back through `loop.post`.
 final class Hello: @unchecked Sendable {
     unowned let agent: Agent
-    let url: String
+    /// Oriel's base URL; the sender adds the hello's path.
+    let oriel: String
     let sender = HelloSender(client: HubClient(timeout: 10))
     var backoff = HelloBackoff()
     var retry: EventLoop.TimerID?
@@ -16,7 +17,7 @@ final class Hello: @unchecked Sendable {
 
     init(agent: Agent, oriel: String) {
         self.agent = agent
-        url = HelloSender.url(oriel: oriel)
+        self.oriel = oriel
     }
 
     /// Starts a round of hellos unless one is already going.
@@ -38,7 +39,7 @@ final class Hello: @unchecked Sendable {
         inFlight = true
         let document = HelloBody(name: agent.setup.config.name, url: agent.advertisedURL, version: agent.setup.version,
                                  protocol: HelloDocument.protocols, boot: agent.boot)
-        sender.send(url: url, token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
+        sender.send(url: HelloSender.url(oriel: oriel), token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
             agent.loop.post { [self] in done(result) }
         }
     }
@@ -49,7 +50,7 @@ final class Hello: @unchecked Sendable {
         switch result {
         case .success(let response):
             backoff.succeeded()
-            if backoff.changes(to: "ok") { agent.log("hello: Oriel at \(url) answered \(response.status)") }
+            if backoff.changes(to: "ok") { agent.log("hello: Oriel at \(HelloSender.url(oriel: oriel)) answered \(response.status)") }
         case .failure(let error):
             let delay = backoff.failed(jitter: Double.random(in: 0..<1))
             if backoff.changes(to: error.description) {

@@ -107,7 +107,7 @@ public struct Body: Equatable, Sendable {
         case .wrapup: outcome = wrapup.tap(state: state, group: &group, at: now, id: id, by: by)
         case .kill: outcome = kill.tap(group: &group, at: now, id: id, by: by)
         case .camera:
-            group.disarm()
+            // One press, no arming: it only marks the body as having asked (rule 7).
             gate.asked(at: now)
             outcome = .asked(Request(kind: "eyes", id: id, fields: [
                 "open": .bool(!eyes.open), "camera": .string(settings.camera), "by": .string(by)]))

@@ -116,7 +116,9 @@ public final class GpioBoard: Board {
         edges.reserveCapacity(raw.count)
         for e in raw {
             if e.seqno != 0 {
-                if let last = lastSeqno[role], e.seqno > last + 1 { lostEdges += Int(e.seqno - last - 1) }
+                // A request's first edge is number 1: a gap before it counts too.
+                let last = lastSeqno[role] ?? 0
+                if e.seqno > last + 1 { lostEdges += Int(e.seqno - last - 1) }
                 lastSeqno[role] = e.seqno
             }
             edges.append(ButtonEdge(button: role, pressed: e.active, at: Double(e.nanoseconds) / 1e9))

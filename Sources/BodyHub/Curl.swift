@@ -45,6 +45,7 @@ enum Curl {
         func set(_ step: @autoclosure () -> CURLcode) { if code == CURLE_OK { code = step() } }
         set(body_curl_set_string(easy, CURLOPT_URL, request.url))
         set(body_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(body_curl_set_string(easy, CURLOPT_PROXY, ""))  // the hub is on the house's network: no proxy from the environment
         set(body_curl_set_long(easy, CURLOPT_NOSIGNAL, 1))  // signals and threads do not mix
         set(body_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds))
         set(body_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))

@@ -21,10 +21,10 @@ public final class HubClient: Sendable {
     }
 
     /// GETs `url`, waiting at most `timeout` seconds (a long poll passes more than its wait).
-    public func get(_ url: String, token: String, timeout: Double) -> Result<HubResponse, HubError> {
+    public func get(_ url: String, token: String, timeout: Double, headers: [(String, String)] = []) -> Result<HubResponse, HubError> {
         Curl.perform(Curl.Request(
             part: part, method: "GET", url: url,
-            headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")],
+            headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")] + headers,
             body: nil, timeout: timeout))
     }
 }

@@ -143,7 +143,8 @@ public final class DemoHub: Sendable {
             let wait = (boot == nil || failing != nil) ? 0 : Self.pollWait
             let url = "\(base)/ears?after=\(cursor)&wait=\(wait)"
             let answer: HubResponse
-            switch client.get(url, token: token, timeout: Double(wait) + 10) {
+            switch client.get(url, token: token, timeout: Double(wait) + 10,
+                              headers: [("X-Cordelia-Doing", "the demo hub listening to the body's ears")]) {
             case .failure(let error):
                 fail(error.description)
                 continue

@@ -13,9 +13,9 @@ final class FakeBody: Sendable {
     private let shared = State()
     let server: TestServer
 
-    init() throws {
+    init(port: UInt16 = 0) throws {
         let shared = self.shared
-        server = try TestServer { request in
+        server = try TestServer(port: port) { request in
             let state = shared
             switch (request.method, request.path) {
             case ("POST", "/face"):
@@ -69,6 +69,7 @@ struct DemoHubTests {
         #expect(body.waitFor(3) { !body.faces.isEmpty })
         #expect(body.faces.first?["onair"]?["on"] == .bool(false))
         #expect(body.server.requests.allSatisfy { $0.headers["authorization"] == "Bearer demo-token" })
+        #expect(body.server.requests.allSatisfy { $0.headers["x-cordelia-doing"]?.hasPrefix("the demo hub") == true })
 
         body.queue(.object(["seq": .number(1_764_000_000_001), "kind": .string("onair"), "id": .string("q1"),
                             "on": .bool(true), "by": .string("studio")]))
@@ -91,20 +92,17 @@ struct DemoHubTests {
         defer { hub.stop() }
         Thread.sleep(forTimeInterval: 1.5)
         #expect(lines.withLock { $0.filter { $0.contains("cannot reach") }.count } == 1)
-        hub.stop()
 
-        let body = try FakeBody()
+        let body = try FakeBody(port: port)
         defer { body.server.stop() }
-        let again = DemoHub(bodyURL: body.server.url, token: "t", log: { line in lines.withLock { $0.append(line) } })
-        again.start()
-        defer { again.stop() }
         #expect(body.waitFor(3) { body.faces.count == 1 })
+        #expect(lines.withLock { $0.contains("demo hub: the studio body answers at http://127.0.0.1:\(port) (boot boot-1)") })
         body.queue(.object(["seq": .number(50), "kind": .string("dance"), "id": .string("x")]))
         #expect(body.waitFor(3) { body.polls.contains { $0.contains("after=50") } })
 
         body.restart(boot: "boot-2")
 
-        #expect(body.waitFor(30) { body.faces.count == 2 })
+        #expect(body.waitFor(3) { body.faces.count == 2 })
         #expect(body.polls.last?.contains("after=0") == true)
         #expect(lines.withLock { $0.contains { $0.hasPrefix("demo hub: the studio body restarted (boot boot-2)") } })
     }

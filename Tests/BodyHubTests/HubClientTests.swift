@@ -24,14 +24,14 @@ struct HubClientTests {
         #expect(seen.body == json)
     }
 
-    @Test("the hello sender posts to {oriel}/api/bodies/hello off the caller's thread and calls done")
+    @Test("the hello goes to {oriel}/api/bodies/hello, off the caller's thread, and done is called")
     func helloSenderPosts() async throws {
         let server = try TestServer { _ in Reply(status: 204, body: []) }
         defer { server.stop() }
         let sender = HelloSender(client: HubClient())
 
         let result = await withCheckedContinuation { (done: CheckedContinuation<Result<HubResponse, HubError>, Never>) in
-            sender.send(url: server.url + "/", token: "t0k", body: Array(#"{"name":"studio"}"#.utf8)) { done.resume(returning: $0) }
+            sender.send(url: HelloSender.url(oriel: server.url + "/"), token: "t0k", body: Array(#"{"name":"studio"}"#.utf8)) { done.resume(returning: $0) }
         }
 
         #expect(result == .success(HubResponse(status: 204, body: [])))

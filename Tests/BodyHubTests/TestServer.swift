@@ -36,8 +36,9 @@ final class TestServer: Sendable {
     private let log = Mutex<[Recorded]>([])
     private let handler: @Sendable (Recorded) -> Reply
 
-    init(_ handler: @escaping @Sendable (Recorded) -> Reply) throws {
-        let (fd, port) = try Self.bound()
+    /// Listens on `port`, or on a free one when 0.
+    init(port: UInt16 = 0, _ handler: @escaping @Sendable (Recorded) -> Reply) throws {
+        let (fd, port) = try Self.bound(port)
         guard listen(fd, 16) == 0 else { throw TestServerError("listen: \(String(cString: strerror(errno)))") }
         self.fd = fd
         self.port = port
@@ -48,9 +49,10 @@ final class TestServer: Sendable {
     var url: String { "http://127.0.0.1:\(port)" }
     var requests: [Recorded] { log.withLock { $0 } }
 
+    /// Wakes the accept loop, which closes the socket itself: closing it here
+    /// could hand its number to another test's server while the loop still accepts on it.
     func stop() {
         shutdown(fd, Int32(SHUT_RDWR))
-        close(fd)
     }
 
     /// A port nobody listens on: bound to learn a free number, then closed.
@@ -60,14 +62,14 @@ final class TestServer: Sendable {
         return port
     }
 
-    private static func bound() throws -> (Int32, UInt16) {
+    private static func bound(_ port: UInt16 = 0) throws -> (Int32, UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = 0
+        addr.sin_port = port.bigEndian
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
         var size = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &addr) { p in
@@ -84,6 +86,7 @@ final class TestServer: Sendable {
             let client = accept(fd, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
+                close(fd)
                 return
             }
             Thread.detachNewThread { [self] in serve(client) }
