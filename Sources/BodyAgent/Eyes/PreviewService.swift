@@ -27,9 +27,13 @@ public final class PreviewService {
     static let boundary = "frame"
     public static let streamContentType = "multipart/x-mixed-replace; boundary=\(boundary)"
 
-    /// Called after the preview starts or stops by itself or by `run`, so the
+    /// Called after the preview starts or stops (by itself or by `run`), so the
     /// agent can refresh what `/status` shows.
     public var onChange: (() -> Void)?
+    /// Called when the capture stops by itself (unplugged, or a read failed),
+    /// with the words `words` now says after "stopped: ": the gate hears of it
+    /// (`EyesGate.cameraGone`) and runs again only after a fresh opening.
+    public var onGone: ((_ why: String) -> Void)?
 
     public init(loop: EventLoop, device: String?, width: Int, height: Int, fps: Int,
                 log: @escaping (String) -> Void) {
@@ -129,6 +133,7 @@ public final class PreviewService {
         } catch {
             let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
             stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
+            onGone?(why)
             return
         }
         guard let frame else { return }
