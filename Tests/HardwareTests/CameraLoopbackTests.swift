@@ -31,7 +31,8 @@ struct CameraLoopbackTests {
         feeder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         feeder.arguments = [hil.path, CameraHIL.loopback, "640", "480", "15"] + (0..<fed.count).map { "\(dir)/\($0).jpg" }
         try feeder.run()
-        defer { feeder.terminate(); feeder.waitUntilExit() }
+        // SIGKILL: the feeder inherits the test runner's blocked SIGTERM and would ignore terminate().
+        defer { kill(feeder.processIdentifier, SIGKILL); feeder.waitUntilExit() }
 
         // With exclusive_caps the node offers capture only once the feeder writes.
         var camera: Camera? = nil

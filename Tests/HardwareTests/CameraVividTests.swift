@@ -7,18 +7,23 @@ import BodyHardware
 /// time: the last one unbinds and reloads the driver.
 @Suite("camera on vivid (VM)", .serialized, .enabled(if: CameraHIL.enabled, "set STUDIO_BODY_HIL=1 (Tests/hil/camera-tests)"))
 struct CameraVividTests {
-    @Test("YUYV at 640x480 comes out as decodable JPEGs of that size at the camera's rate")
-    func encodedAtRate() throws {
-        let camera = try Camera.open(path: try CameraHIL.vivid(), width: 640, height: 480, fps: 15)
+    /// Under the VM's emulated CPU one 640x480 encode costs ~55-75 ms
+    /// (~1.4 ms natively, docs/eyes.md), so the rate is held at sizes and
+    /// rates the emulator can afford; the size is checked at 640x480 too.
+    @Test("YUYV comes out as decodable JPEGs of the configured size at the camera's rate",
+          arguments: [(320, 180, 15), (640, 480, 5)])
+    func encodedAtRate(size: (Int, Int, Int)) throws {
+        let (width, height, fps) = size
+        let camera = try Camera.open(path: try CameraHIL.vivid(), width: width, height: height, fps: fps)
         defer { camera.close() }
-        #expect(camera.format == "YUYV 640x480 @15 (encoded)")
+        #expect(camera.format == "YUYV \(width)x\(height) @\(fps) (encoded)")
         let frames = try CameraHIL.frames(camera, for: 4)
         let rate = CameraHIL.rate(frames)
-        print("vivid YUYV 640x480: \(frames.count) frames, \(rate) fps")
-        #expect(abs(rate - 15) <= 1.5, "\(rate) fps is not 15 within 10%")
+        print("vivid YUYV \(width)x\(height)@\(fps): \(frames.count) frames, \(rate) fps")
+        #expect(abs(rate - Double(fps)) <= Double(fps) / 10, "\(rate) fps is not \(fps) within 10%")
         let last = try #require(frames.last)
-        #expect(try JPEG.decode(last.jpeg) == (640, 480))
-        #expect(frames.map(\.jpeg).allSatisfy { JPEG.cutAtEndOfImage($0) == $0 })
+        #expect(try JPEG.decode(last.jpeg) == (width, height))
+        #expect(frames.allSatisfy { JPEG.cutAtEndOfImage($0.jpeg)?.count == $0.jpeg.count })
     }
 
     @Test("a size the camera lacks is negotiated to one it has, and said")

@@ -1,0 +1,223 @@
+import Foundation
+import Glibc
+import Testing
+import BodyHardware
+
+/// The real `studio-body` binary with `[camera]` on vivid, driven the way
+/// Oriel drives it: pushes to /face, the preview over HTTP. VM only.
+@Suite("the body's preview on vivid (VM)", .serialized, .enabled(if: CameraHIL.enabled, "set STUDIO_BODY_HIL=1 (Tests/hil/camera-tests)"))
+final class CameraBodyTests {
+    let body: CameraBody
+    let device: String
+
+    init() throws {
+        device = try CameraHIL.vivid()
+        body = try CameraBody(camera: device, size: "320x180", fps: 15)
+    }
+
+    /// Closed, then open for a tap: the gate saw it open, so the camera runs.
+    func openForTap(until: Double? = nil) throws {
+        try body.push(open: false)
+        try body.push(open: true, why: "Dad's tap on the studio body", until: until)
+    }
+
+    func preview() throws -> (running: String, why: String) {
+        let eyes = try body.status()["eyes"] as? [String: Any]
+        return (eyes?["preview"] as? String ?? "?", eyes?["preview_why"] as? String ?? "?")
+    }
+
+    @Test("stopped, the preview answers 409 with the reason, and the device is not open")
+    func stoppedAtStart() throws {
+        let jpg = try body.get("/preview.jpg")
+        #expect(jpg.status == 409)
+        #expect(String(decoding: jpg.body, as: UTF8.self).contains("\"error\""))
+        #expect(try body.get("/preview").status == 409)
+        #expect(!body.holds(device))
+    }
+
+    @Test("a gate open for a tap starts it; /preview.jpg is a JPEG of the configured size")
+    func tapStarts() throws {
+        try openForTap(until: Date().timeIntervalSince1970 + 60)
+        #expect(try preview().running == "running")
+        #expect(try preview().why == "running: YUYV 320x180 @15 (encoded)")
+        let jpg = try body.get("/preview.jpg")
+        #expect(jpg.status == 200)
+        #expect(jpg.headers["content-type"] == "image/jpeg")
+        #expect(try JPEG.decode(jpg.body) == (320, 180))
+        #expect(body.holds(device))
+    }
+
+    @Test("a gate open for another reason does not start it")
+    func otherReason() throws {
+        try body.push(open: false)
+        try body.push(open: true, why: "the auto schedule", until: Date().timeIntervalSince1970 + 60)
+        #expect(try preview().running == "stopped")
+        #expect(try body.get("/preview.jpg").status == 409)
+        #expect(!body.holds(device))
+    }
+
+    @Test("two clients share one capture at the camera's rate; a client that does not read slows neither; closing ends both streams and frees the device")
+    func clients() throws {
+        try openForTap(until: Date().timeIntervalSince1970 + 60)
+        let slow = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token, receiveBuffer: 4096)
+        let a = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token)
+        let b = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token)
+        for c in [a, b] {
+            let head = try c.head()
+            #expect(head.status == 200)
+            #expect(head.headers["content-type"] == "multipart/x-mixed-replace; boundary=frame")
+        }
+        // Read both for 4 s, alternately, recording each part's arrival.
+        var times: [[Double]] = [[], []]
+        let start = CameraHIL.now()
+        while CameraHIL.now() - start < 4 {
+            for (i, c) in [a, b].enumerated() {
+                if case .jpeg(let jpeg) = try c.nextPart(within: 0.02) {
+                    times[i].append(CameraHIL.now())
+                    if times[i].count == 1 { #expect(try JPEG.decode(jpeg) == (320, 180)) }
+                }
+            }
+        }
+        for t in times {
+            let rate = Double(t.count - 1) / ((t.last ?? 0) - (t.first ?? 0))
+            print("preview client: \(t.count) parts, \(rate) fps")
+            #expect(abs(rate - 15) <= 1.5, "\(rate) fps is not 15 within 10%")
+        }
+        _ = slow
+
+        try body.push(open: false)
+        for c in [a, b] {
+            var end = false
+            for _ in 0..<40 where !end {
+                if case .end = try c.nextPart(within: 2) { end = true }
+            }
+            #expect(end, "the stream did not end cleanly")
+        }
+        #expect(try preview() == ("stopped", "stopped: closed by Oriel"))
+        #expect(try body.get("/preview.jpg").status == 409)
+        #expect(!body.holds(device))
+    }
+
+    @Test("until passing with no push stops it and frees the device")
+    func untilPasses() throws {
+        try openForTap(until: Date().timeIntervalSince1970 + 2)
+        #expect(try preview().running == "running")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(try preview() == ("stopped", "stopped: until passed"))
+        #expect(!body.holds(device))
+    }
+
+    @Test("the camera unplugged mid-stream ends the stream, is said once, and runs again after a fresh tap")
+    func unplugged() throws {
+        try openForTap(until: Date().timeIntervalSince1970 + 60)
+        let client = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token)
+        #expect(try client.head().status == 200)
+        guard case .jpeg = try client.nextPart(within: 5) else { Issue.record("no first frame"); return }
+        #expect(try CameraHIL.sh("echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind").status == 0)
+        var end = false
+        for _ in 0..<40 where !end {
+            if case .end = try client.nextPart(within: 2) { end = true }
+        }
+        #expect(end, "the stream did not end cleanly")
+        #expect(try preview() == ("stopped", "stopped: camera unplugged (\(device))"))
+        #expect(!body.holds(device))
+        #expect(try CameraHIL.sh("rmmod vivid && modprobe vivid").status == 0)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(body.log.components(separatedBy: "camera unplugged").count - 1 == 1, "\(body.log)")
+        // The device is back under the same name (vivid was the only video driver to reload).
+        try openForTap(until: Date().timeIntervalSince1970 + 60)
+        #expect(try preview().running == "running")
+        #expect(try body.get("/preview.jpg").status == 200)
+    }
+}
+
+/// The real binary on loopback with `[camera]` configured and the sim board.
+final class CameraBody: @unchecked Sendable {
+    let token = "camera-hil-token-0123456789"
+    let process = Process()
+    let dir: String
+    private let errors = Pipe()
+    private let lock = NSLock()
+    private var text = ""
+    private(set) var port = 0
+
+    init(camera: String, size: String, fps: Int) throws {
+        dir = "/tmp/studio-body-camera-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try (token + "\n").write(toFile: "\(dir)/token", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(dir)/token")
+        let conf = """
+        [body]
+        name = studio
+        listen = 127.0.0.1:0
+        token-file = \(dir)/token
+        [board]
+        file = sim
+        [camera]
+        device = \(camera)
+        size = \(size)
+        fps = \(fps)
+        """
+        try conf.write(toFile: "\(dir)/body.conf", atomically: true, encoding: .utf8)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["STUDIO_BODY_BIN"]
+                                    ?? root.appendingPathComponent(".build/debug/studio-body").path)
+        process.arguments = ["--config", "\(dir)/body.conf"]
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        errors.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let data = h.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock(); self.text += String(decoding: data, as: UTF8.self); self.lock.unlock()
+        }
+        try process.run()
+        let deadline = CameraHIL.now() + 30
+        while CameraHIL.now() < deadline {
+            if let r = log.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+               let p = Int(log[r].split(separator: ":").last ?? "") {
+                port = p
+                return
+            }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        throw ClientError("studio-body did not start: \(log)")
+    }
+
+    deinit {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    var log: String { lock.lock(); defer { lock.unlock() }; return text }
+
+    func get(_ path: String) throws -> CameraHTTPClient.Response {
+        try CameraHTTPClient(port: port, path: path, token: token).response()
+    }
+
+    func post(_ path: String, json: String) throws -> CameraHTTPClient.Response {
+        let c = try CameraHTTPClient(port: port, method: "POST", path: path, token: token, body: Array(json.utf8))
+        return try c.response()
+    }
+
+    func push(open: Bool, why: String? = nil, until: Double? = nil) throws {
+        var eyes: [String: Any] = ["open": open, "red": open]
+        if let why { eyes["why"] = why }
+        if let until { eyes["until"] = until }
+        let data = try JSONSerialization.data(withJSONObject: ["eyes": eyes])
+        let r = try post("/face", json: String(decoding: data, as: UTF8.self))
+        guard r.status == 200 else { throw ClientError("push answered \(r.status): \(String(decoding: r.body, as: UTF8.self))") }
+    }
+
+    func status() throws -> [String: Any] {
+        let r = try get("/status")
+        return (try JSONSerialization.jsonObject(with: Data(r.body))) as? [String: Any] ?? [:]
+    }
+
+    /// True when the body process holds a descriptor for `device`.
+    func holds(_ device: String) -> Bool {
+        let fdDir = "/proc/\(process.processIdentifier)/fd"
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: fdDir)) ?? []
+        return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fdDir)/\($0)")) == device }
+    }
+}
