@@ -62,7 +62,7 @@ final class CameraBodyTests {
         let slow = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token, receiveBuffer: 4096)
         let a = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token)
         let b = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token)
-        for c in [a, b] {
+        for c in [slow, a, b] {
             let head = try c.head()
             #expect(head.status == 200)
             #expect(head.headers["content-type"] == "multipart/x-mixed-replace; boundary=frame")
@@ -83,7 +83,8 @@ final class CameraBodyTests {
             print("preview client: \(t.count) parts, \(rate) fps")
             #expect(abs(rate - 15) <= 1.5, "\(rate) fps is not 15 within 10%")
         }
-        _ = slow
+        // The slow client is still connected, holding frames it never read.
+        #expect(!slow.ended)
 
         try body.push(open: false)
         for c in [a, b] {

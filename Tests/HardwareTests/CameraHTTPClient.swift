@@ -108,35 +108,53 @@ final class CameraHTTPClient {
         return Response(status: status, headers: headers, body: all)
     }
 
-    /// The next chunk of a chunked body; nil at its end.
-    func nextChunk(within seconds: Double) throws -> [UInt8]? {
-        guard let line = take(until: Array("\r\n".utf8), within: seconds) else {
-            throw ClientError(ended ? "the stream was cut without its last chunk" : "no chunk within \(seconds) s")
+    enum Chunk { case data([UInt8]), end, notYet }
+
+    /// The next chunk of a chunked body, taken only once it is whole.
+    func chunk(within seconds: Double) throws -> Chunk {
+        let deadline = CameraHIL.now() + seconds
+        while true {
+            if let lineEnd = search(Array("\r\n".utf8), in: buffer) {
+                let line = String(decoding: buffer[..<lineEnd], as: UTF8.self)
+                guard let size = Int(line.split(separator: ";").first ?? "", radix: 16) else {
+                    throw ClientError("a bad chunk size line: \(line.prefix(40))")
+                }
+                let whole = lineEnd + 2 + size + 2
+                if buffer.count >= whole {
+                    let data = Array(buffer[(lineEnd + 2)..<(lineEnd + 2 + size)])
+                    buffer.removeFirst(whole)
+                    return size == 0 ? .end : .data(data)
+                }
+            }
+            if ended { throw ClientError("the stream was cut without its last chunk") }
+            let left = deadline - CameraHIL.now()
+            if left <= 0 { return .notYet }
+            fill(within: left)
         }
-        guard let size = Int(String(decoding: line, as: UTF8.self).split(separator: ";")[0], radix: 16) else {
-            throw ClientError("a bad chunk size line")
-        }
-        if size == 0 {
-            _ = take(until: Array("\r\n".utf8), within: seconds)
-            return nil
-        }
-        guard let data = take(count: size, within: seconds), take(count: 2, within: seconds) != nil else {
-            throw ClientError("a short chunk")
-        }
-        return data
     }
 
-    enum Part { case jpeg([UInt8]), end }
+    /// The next chunk of a chunked body; nil at its end.
+    func nextChunk(within seconds: Double) throws -> [UInt8]? {
+        switch try chunk(within: seconds) {
+        case .data(let d): return d
+        case .end: return nil
+        case .notYet: throw ClientError("no chunk within \(seconds) s")
+        }
+    }
 
-    /// The next multipart part (a JPEG), or `.end` when the stream ended cleanly.
+    enum Part { case jpeg([UInt8]), end, notYet }
+
+    /// The next multipart part (a JPEG), `.end` when the stream ended cleanly,
+    /// `.notYet` when no whole part came within `seconds`.
     func nextPart(within seconds: Double) throws -> Part {
         let deadline = CameraHIL.now() + seconds
         while true {
             if let part = try parsePart() { return part }
-            guard let chunk = try nextChunk(within: max(0.01, deadline - CameraHIL.now())) else {
-                return .end
+            switch try chunk(within: max(0, deadline - CameraHIL.now())) {
+            case .data(let d): body += d
+            case .end: return .end
+            case .notYet: return .notYet
             }
-            body += chunk
         }
     }
 
