@@ -48,6 +48,9 @@ public struct Body: Equatable, Sendable {
     public private(set) var gate = EyesGate()
     public private(set) var outbox: Outbox
     public private(set) var contact: OrielContact
+    /// Camera items in the outbox by id, with when they were asked: the camera
+    /// button has no asking state, but its press is a question asked now too (rule 6).
+    public private(set) var cameraAsks: [String: Double] = [:]
 
     public init(settings: BodySettings, at now: Moment) {
         self.settings = settings
@@ -115,6 +118,7 @@ public struct Body: Equatable, Sendable {
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)
+            if button == .camera { cameraAsks[id] = now.mono }
             return outcome
         } catch {
             let words = error.description
@@ -159,6 +163,10 @@ public struct Body: Equatable, Sendable {
             let withdrawn = outbox.withdraw(id: id) != nil
             events.append(.ranOut(words: words ?? "a request ran out", withdrawn: withdrawn))
         }
+        for (id, at) in cameraAsks where now.mono - at >= EyesGate.askCounts {
+            cameraAsks[id] = nil
+            outbox.withdraw(id: id)
+        }
         if contact.silenceBegins(at: now) {
             adopt(.unread(contact.words), at: now)
             events.append(.silenceBegan(contact.words))
@@ -176,6 +184,7 @@ public struct Body: Equatable, Sendable {
     public func nextDue(at now: Moment) -> Double? {
         var due: [Double?] = [group.expiresAt, onair.asking.nextDue, wrapup.asking.nextDue,
                               kill.asking.nextDue, contact.due,
+                              cameraAsks.values.min().map { $0 + EyesGate.askCounts },
                               indicators(at: now).nextChange(after: now.mono)]
         if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
         return due.compactMap { $0 }.min()
