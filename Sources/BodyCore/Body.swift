@@ -111,7 +111,8 @@ public struct Body: Equatable, Sendable {
         case .kill: outcome = kill.tap(group: &group, at: now, id: id, by: by)
         case .camera:
             group.disarm()
-            gate.asked(at: now)
+            // Only an ask to open may start the camera; an ask to close never does.
+            if !eyes.open { gate.asked(at: now) }
             outcome = .asked(Request(kind: "eyes", id: id, fields: [
                 "open": .bool(!eyes.open), "camera": .string(settings.camera), "by": .string(by)]))
         }

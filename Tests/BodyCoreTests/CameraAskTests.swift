@@ -50,3 +50,25 @@ struct CameraAskTests {
         #expect(body.poll(after: 0, at: Moment(3_600)).isEmpty)
     }
 }
+
+@Suite("Only a press asking to open counts as having asked (rule 7)")
+struct CameraAskDirectionTests {
+    @Test("a press asking to close never starts the camera")
+    func closeAskDoesNotRun() throws {
+        var body = studio(at: 100)
+        try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body"}}"#, at: 100)
+        #expect(!body.gate.verdict.runs)
+        #expect(body.tap(.camera, at: 101, id: "c1")
+            == .asked(request("eyes", "c1", ["open": .bool(false), "camera": .string("studio camera"), "by": .string("studio")])))
+        try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body"}}"#, at: 102)
+        #expect(!body.gate.verdict.runs)
+    }
+
+    @Test("a press asking to open, answered by an opening for the tap, starts it")
+    func openAskRuns() throws {
+        var body = studio(at: 100)
+        _ = body.tap(.camera, at: 101, id: "c1")
+        try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body"}}"#, at: 102)
+        #expect(body.gate.verdict.runs)
+    }
+}
