@@ -110,8 +110,8 @@ public struct Body: Equatable, Sendable {
         case .wrapup: outcome = wrapup.tap(state: state, group: &group, at: now, id: id, by: by)
         case .kill: outcome = kill.tap(group: &group, at: now, id: id, by: by)
         case .camera:
-            group.disarm()
-            // Only an ask to open may start the camera; an ask to close never does.
+            // One press, no arming: it only marks the body as having asked (rule 7),
+            // and only an ask to open may start the camera; an ask to close never does.
             if !eyes.open { gate.asked(at: now) }
             outcome = .asked(Request(kind: "eyes", id: id, fields: [
                 "open": .bool(!eyes.open), "camera": .string(settings.camera), "by": .string(by)]))
@@ -248,7 +248,7 @@ public struct Body: Equatable, Sendable {
                 preview: extras.previewRunning ? "running" : "stopped", preview_why: extras.previewWords,
                 kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
                 kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now)),
-            lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, $0.value) }),
+            lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, Null(wrappedValue: $0.value)) }),
             buttons: Dictionary(uniqueKeysWithValues: extras.held.map {
                 ($0.key.rawValue, StatusDocument.Button(held: $0.value.held, stuck: $0.value.stuck))
             }),

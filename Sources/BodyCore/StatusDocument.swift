@@ -98,7 +98,8 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
     public var onair: OnAir
     public var wrapup: WrapUp
     public var eyes: Eyes
-    public var lines: [String: Bool]
+    /// Each output role: lit, dark, or null when unknown (the GPIO chip is gone).
+    public var lines: [String: Null<Bool>]
     public var buttons: [String: Button]
     public var `where`: Where
     public var oriel: Oriel
@@ -107,7 +108,8 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
 
 /// What the status document needs from outside the core: the adapters' word.
 public struct StatusExtras: Equatable, Sendable {
-    public var lines: [OutputRole: Bool]
+    /// nil for a role whose level is unknown.
+    public var lines: [OutputRole: Bool?]
     public var held: [ButtonRole: (held: Bool, stuck: Bool)]
     public var location: StatusDocument.Where
     public var previewRunning: Bool
@@ -120,7 +122,7 @@ public struct StatusExtras: Equatable, Sendable {
             && a.held.mapValues { [$0.held, $0.stuck] } == b.held.mapValues { [$0.held, $0.stuck] }
     }
 
-    public init(lines: [OutputRole: Bool], held: [ButtonRole: (held: Bool, stuck: Bool)],
+    public init(lines: [OutputRole: Bool?], held: [ButtonRole: (held: Bool, stuck: Bool)],
                 location: StatusDocument.Where, previewRunning: Bool, previewWords: String,
                 board: StatusDocument.Board) {
         self.lines = lines
