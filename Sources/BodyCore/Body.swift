@@ -51,6 +51,8 @@ public struct Body: Equatable, Sendable {
     /// Camera items in the outbox by id, with when they were asked: the camera
     /// button has no asking state, but its press is a question asked now too (rule 6).
     public private(set) var cameraAsks: [String: Double] = [:]
+    /// Events a press or a push brought about, kept for the next `tick` to report.
+    private var unreported: [TickEvent] = []
 
     public init(settings: BodySettings, at now: Moment) {
         self.settings = settings
@@ -67,7 +69,7 @@ public struct Body: Equatable, Sendable {
         guard body.object != nil else {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
-        tick(at: now)
+        unreported += advance(at: now)
         contact.pushed(at: now)
         let answers = [Answered.from(body["onair"]?["answered"]), Answered.from(body["eyes"]?["answered"])]
             .compactMap { $0 }
@@ -102,7 +104,7 @@ public struct Body: Equatable, Sendable {
 
     /// A confirmed contact press (after debounce). `id` is a fresh id from the caller.
     public mutating func press(_ button: ButtonRole, at now: Moment, id: String) -> PressOutcome {
-        tick(at: now)
+        unreported += advance(at: now)
         let by = settings.name
         let outcome: PressOutcome
         switch button {
@@ -150,9 +152,15 @@ public struct Body: Equatable, Sendable {
 
     /// Lets time pass: drops an arming that ran out, ends requests whose wait
     /// ran out (withdrawing their items, rule 6), notices Oriel's silence and
-    /// `until` passing.
+    /// `until` passing. Returns what it brought about, together with what a
+    /// press or a push brought about since the last tick, so nothing is lost.
     @discardableResult
     public mutating func tick(at now: Moment) -> [TickEvent] {
+        defer { unreported = [] }
+        return unreported + advance(at: now)
+    }
+
+    private mutating func advance(at now: Moment) -> [TickEvent] {
         var events: [TickEvent] = []
         group.expire(at: now.mono)
         let ranOut = [
