@@ -30,9 +30,9 @@ public final class HelloSender: Sendable {
         return base + path
     }
 
-    /// Queues `POST {url}/api/bodies/hello` with `body` (the hello JSON); `url` is Oriel's base URL (`oriel.url`).
+    /// Queues a POST of `body` (the hello JSON) to `url`, the whole hello URL (`HelloSender.url(oriel:)`).
     public func send(url: String, token: String, body: [UInt8], done: @escaping @Sendable (Result<HubResponse, HubError>) -> Void) {
-        let job = Job(url: Self.url(oriel: url), token: token, body: body, done: done)
+        let job = Job(url: url, token: token, body: body, done: done)
         let start = queue.withLock { q in
             q.jobs.append(job)
             if q.running { return false }
