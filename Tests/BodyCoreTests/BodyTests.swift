@@ -140,13 +140,13 @@ struct BodyTraceTests {
         #expect(body.wrapup.value(state: body.state, armed: false) == "hidden")
     }
 
-    @Test("the camera button asks for the opposite of what Oriel says, marks the body as having asked, and leaves an arming alone")
+    @Test("the camera button asks for the opposite of what Oriel says and marks the body as having asked")
     func camera() throws {
         var body = studio(at: 100)
         _ = body.tap(.kill, at: 100)
         #expect(body.tap(.camera, at: 101, id: "c1")
             == .asked(request("eyes", "c1", ["open": .bool(true), "camera": .string("studio camera"), "by": .string("studio")])))
-        #expect(body.group.armed(at: 101) == .kill)
+        #expect(body.group.armed(at: 101) == .kill, "a one-press control leaves the arming alone")
         #expect(body.gate.askedAt == 101)
         try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body","red":true}}"#, at: 102)
         #expect(body.gate.verdict.runs)
