@@ -2,6 +2,11 @@
 // studio-body: the studio's On Air lamp and kill switch, a body of the house.
 import PackageDescription
 
+// Tests/hil/gpio-tests builds a second time against libgpiod 2.x unpacked in
+// a prefix (include/, lib/). By full path: pkg-config's -L/usr/lib/... come
+// first on the link line and would pick the system's libgpiod 1.6.
+let gpiodPrefix = Context.environment["STUDIO_BODY_LIBGPIOD_PREFIX"].flatMap { $0.isEmpty ? nil : $0 }
+
 let package = Package(
     name: "studio-body",
     products: [
@@ -11,11 +16,13 @@ let package = Package(
         // The house's rules as plain values with the caller's clock. No I/O.
         .target(name: "BodyCore"),
         // The INI configuration and board files, parsed into values. No I/O.
-        .target(name: "BodyConfig"),
+        .target(name: "BodyConfig", dependencies: ["BodyCore"]),
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
-        .target(name: "CGpiod", linkerSettings: [.linkedLibrary("gpiod")]),
+        .target(name: "CGpiod", cSettings: gpiodPrefix.map { [.unsafeFlags(["-I\($0)/include"])] },
+                linkerSettings: gpiodPrefix.map { [.unsafeFlags(["-Xlinker", "\($0)/lib/libgpiod.so", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])] }
+                    ?? [.linkedLibrary("gpiod")]),
         .systemLibrary(name: "CGps", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -31,12 +38,12 @@ let package = Package(
         .target(name: "BodyAgent", dependencies: ["CSystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodyHub"]),
-        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "DemoHub"]),
+        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
-        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig"]),
+        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
-        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub"]),
+        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
         .testTarget(name: "EndToEndTests"),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),

@@ -1,1 +1,95 @@
-// BodyConfig: see Package.swift for what lives here.
+/// `/etc/studio-body/body.conf` (DESIGN 8) as values. Parsing does no I/O: the
+/// caller reads the files, so every mistake names the file and line.
+public struct BodyConfig: Equatable, Sendable {
+    public var file: String
+    public var name: String
+    public var listenHost: String
+    public var listenPort: UInt16
+    public var tokenFile: String
+    /// `[body] url`: where Oriel calls this body, said in the hello (optional).
+    public var advertisedURL: String?
+    public var orielURL: String?
+    public var silence: Double
+    /// The board file's path, or nil for the simulated board.
+    public var boardFile: String?
+    public var locationAllowed: Bool
+    public var gpsdHost: String
+    public var gpsdPort: UInt16
+    public var cameraDevice: String?
+    public var cameraWidth: Int
+    public var cameraHeight: Int
+    public var cameraFPS: Int
+
+    static let keys: [String: Set<String>] = [
+        "body": ["name", "listen", "token-file", "url"],
+        "oriel": ["url", "silence"],
+        "board": ["file"],
+        "location": ["allowed", "gpsd"],
+        "camera": ["device", "size", "fps"],
+    ]
+
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> BodyConfig {
+        let ini = try INI.parse(text, file: file)
+        for s in ini.sections where keys[s.name] == nil {
+            throw ConfigError(file: file, line: s.line,
+                              "unknown section [\(s.name)]; known: \(keys.keys.sorted().map { "[\($0)]" }.joined(separator: " "))")
+        }
+        func reader(_ name: String) throws(ConfigError) -> SectionReader {
+            let r = SectionReader(ini, name, keys: keys[name] ?? [])
+            try r.checkKeys()
+            return r
+        }
+        let body = try reader("body"), oriel = try reader("oriel"), board = try reader("board")
+        let location = try reader("location"), camera = try reader("camera")
+
+        let (host, port) = try address(body, "listen", default: ("0.0.0.0", 8790))
+        let (gpsdHost, gpsdPort) = try address(location, "gpsd", default: ("127.0.0.1", 2947))
+        guard let boardEntry = board.entry("file"), !boardEntry.value.isEmpty else {
+            throw ConfigError(file: file, line: ini.section("board")?.line,
+                              "[board] file is missing: name a board file, or sim for the simulated board")
+        }
+        if let url = oriel.entry("url"), !url.value.isEmpty,
+           !(url.value.hasPrefix("http://") || url.value.hasPrefix("https://")) {
+            throw oriel.fail(url, "expected an http:// or https:// URL, found \(url.value)")
+        }
+        var width = 640, height = 480
+        if let size = camera.entry("size") {
+            let parts = size.value.lowercased().split(separator: "x")
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 8192, h <= 8192 else {
+                throw camera.fail(size, "expected WIDTHxHEIGHT such as 640x480, found \(size.value)")
+            }
+            (width, height) = (w, h)
+        }
+        let name = body.string("name") ?? "studio"
+        return BodyConfig(
+            file: file, name: String(name.prefix(64)), listenHost: host, listenPort: port,
+            tokenFile: body.string("token-file") ?? "/etc/studio-body/token",
+            advertisedURL: body.string("url"),
+            orielURL: oriel.string("url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 },
+            silence: try oriel.duration("silence", default: 60),
+            boardFile: boardEntry.value == "sim" ? nil : resolve(boardEntry.value, relativeTo: file),
+            locationAllowed: try location.bool("allowed", default: false),
+            gpsdHost: gpsdHost, gpsdPort: gpsdPort,
+            cameraDevice: camera.string("device"), cameraWidth: width, cameraHeight: height,
+            cameraFPS: try camera.int("fps", default: 15, in: 1...120))
+    }
+
+    static func address(_ r: SectionReader, _ key: String, default d: (String, UInt16)) throws(ConfigError) -> (String, UInt16) {
+        guard let e = r.entry(key) else { return d }
+        guard let colon = e.value.lastIndex(of: ":"),
+              let port = UInt16(e.value[e.value.index(after: colon)...]) else {
+            throw r.fail(e, "expected HOST:PORT such as 0.0.0.0:8790, found \(e.value)")
+        }
+        var host = String(e.value[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw r.fail(e, "the host is missing in \(e.value)") }
+        return (host, port)
+    }
+
+    /// A relative board file is found beside the configuration file.
+    static func resolve(_ path: String, relativeTo file: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let slash = file.lastIndex(of: "/") else { return path }
+        return String(file[...slash]) + path
+    }
+}

@@ -1,0 +1,116 @@
+# studio-body: build a release binary and install it as a hardened systemd service.
+#
+#   make                      build .build/release/studio-body (static Swift stdlib)
+#   sudo make install         install binary, units, udev rules, board files, docs; create the
+#                             user and groups; write the config and token only if absent
+#   sudo make uninstall       remove what install put in place; keep config, token and user
+#
+# PREFIX and DESTDIR are honoured. With DESTDIR set (a staging tree or a package) no user or
+# group is created and nothing is chowned or reloaded; the run says so.
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share/studio-body
+DOCDIR     ?= $(PREFIX)/share/doc/studio-body
+# systemd and udev read /usr/local/lib/... as well as /usr/lib/...; other prefixes need these set.
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+UDEVDIR    ?= $(PREFIX)/lib/udev/rules.d
+SYSCONFDIR ?= /etc
+CONFDIR    ?= $(SYSCONFDIR)/studio-body
+SERVICE_USER ?= studio-body
+
+SWIFT      ?= swift
+SWIFTFLAGS ?= -c release --static-swift-stdlib
+BIN        ?= .build/release/studio-body
+
+INSTALL    ?= install
+SOURCES    := Package.swift $(shell find Sources -type f 2>/dev/null)
+
+# The paths written in the repository's unit and example config, rewritten at install.
+EDIT = sed -e 's|/usr/local/bin/studio-body|$(BINDIR)/studio-body|g' \
+           -e 's|/usr/local/share/studio-body|$(DATADIR)|g' \
+           -e 's|/usr/local/share/doc/studio-body|$(DOCDIR)|g' \
+           -e 's|/etc/studio-body|$(CONFDIR)|g' \
+           -e 's|^User=studio-body|User=$(SERVICE_USER)|' \
+           -e 's|^Group=studio-body|Group=$(SERVICE_USER)|'
+
+BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring.svg
+UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service
+RULES       = udev/70-studio-body.rules
+
+.PHONY: all build install install-files install-system uninstall
+all: build
+build: $(BIN)
+
+# Rebuilt only when a source changed, so `sudo make install` after `make` does not need swift.
+$(BIN): $(SOURCES)
+	$(SWIFT) build $(SWIFTFLAGS) --product studio-body
+
+install: $(BIN) install-files install-system
+
+install-files: $(BIN)
+	$(INSTALL) -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVDIR) \
+		$(DESTDIR)$(DATADIR)/board $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
+	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/studio-body
+	for f in $(UNITS); do $(EDIT) $$f > $(DESTDIR)$(UNITDIR)/$${f#systemd/}.tmp && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$${f#systemd/}.tmp && \
+		mv $(DESTDIR)$(UNITDIR)/$${f#systemd/}.tmp $(DESTDIR)$(UNITDIR)/$${f#systemd/}; done
+	$(INSTALL) -m 0644 $(RULES) $(DESTDIR)$(UDEVDIR)/
+	$(INSTALL) -m 0644 $(BOARD_FILES) $(DESTDIR)$(DATADIR)/board/
+	$(EDIT) board/body.conf.example > $(DESTDIR)$(DATADIR)/body.conf.example
+	chmod 0644 $(DESTDIR)$(DATADIR)/body.conf.example
+	$(INSTALL) -m 0644 docs/install.md $(DESTDIR)$(DOCDIR)/install.md
+	@# Never overwrite a configuration a person may have edited.
+	@if [ -e $(DESTDIR)$(CONFDIR)/body.conf ]; then \
+		echo "install: keeping the existing $(DESTDIR)$(CONFDIR)/body.conf (the new example is $(DATADIR)/body.conf.example)"; \
+	else \
+		$(INSTALL) -m 0644 $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(CONFDIR)/body.conf && \
+		echo "install: wrote $(DESTDIR)$(CONFDIR)/body.conf from the example"; \
+	fi
+	@# The token Oriel must present: 32 random bytes in hex, readable only by the service.
+	@if [ -e $(DESTDIR)$(CONFDIR)/token ]; then \
+		echo "install: keeping the existing $(DESTDIR)$(CONFDIR)/token"; \
+	else \
+		( umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > $(DESTDIR)$(CONFDIR)/token.tmp && \
+		  chmod 0600 $(DESTDIR)$(CONFDIR)/token.tmp && \
+		  mv $(DESTDIR)$(CONFDIR)/token.tmp $(DESTDIR)$(CONFDIR)/token ) && \
+		echo "install: generated a new token in $(DESTDIR)$(CONFDIR)/token (mode 0600)"; \
+	fi
+
+# The user, groups, token owner and reloads: only on the real system.
+install-system: install-files
+ifneq ($(DESTDIR),)
+	@echo "install: DESTDIR is set: not creating user $(SERVICE_USER) or groups gpio, video, not chowning $(CONFDIR)/token, not reloading systemd or udev"
+else
+	getent group gpio >/dev/null || groupadd --system gpio
+	getent group video >/dev/null || groupadd --system video
+	if getent passwd $(SERVICE_USER) >/dev/null; then \
+		usermod --append --groups gpio,video $(SERVICE_USER); \
+	else \
+		useradd --system --user-group --no-create-home --home-dir /nonexistent \
+			--shell /usr/sbin/nologin --groups gpio,video $(SERVICE_USER); \
+	fi
+	chown $(SERVICE_USER):$(SERVICE_USER) $(CONFDIR)/token
+	chmod 0600 $(CONFDIR)/token
+	@if [ -d /run/systemd/system ]; then \
+		systemctl daemon-reload && \
+		udevadm control --reload && \
+		udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=video4linux --subsystem-match=tty; \
+	else echo "install: systemd is not running here: not reloading systemd or udev"; fi
+	@echo "install: done. Next: edit $(CONFDIR)/body.conf, run '$(BINDIR)/studio-body check --config $(CONFDIR)/body.conf', then 'systemctl enable --now studio-body'"
+endif
+
+uninstall:
+ifeq ($(DESTDIR),)
+	@if [ -d /run/systemd/system ]; then systemctl disable --now studio-body.service || true; fi
+endif
+	rm -f $(DESTDIR)$(BINDIR)/studio-body
+	rm -f $(DESTDIR)$(UNITDIR)/studio-body.service $(DESTDIR)$(UNITDIR)/studio-body-gnss@.service
+	rm -f $(DESTDIR)$(UDEVDIR)/70-studio-body.rules
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/board/,$(notdir $(BOARD_FILES)))
+	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(DOCDIR)/install.md
+	-rmdir $(DESTDIR)$(DATADIR)/board $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
+ifeq ($(DESTDIR),)
+	@if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload; fi
+endif
+	@echo "uninstall: kept $(DESTDIR)$(CONFDIR)/body.conf, $(DESTDIR)$(CONFDIR)/token and the user $(SERVICE_USER) (it owns the token); remove them by hand if you want them gone"

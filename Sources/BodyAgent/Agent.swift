@@ -1,0 +1,225 @@
+import Glibc
+public import BodyCore
+public import BodyConfig
+import BodyHardware
+import BodyHTTP
+import BodyHub
+
+/// Everything the agent needs to start, already read and checked.
+public struct AgentSetup: Sendable {
+    public var config: BodyConfig
+    public var board: BoardConfig
+    public var token: String
+    public var version: String
+
+    public init(config: BodyConfig, board: BoardConfig, token: String, version: String) {
+        self.config = config
+        self.board = board
+        self.token = token
+        self.version = version
+    }
+}
+
+/// A reason the body cannot start, in one line.
+public struct AgentError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ words: String) { description = words }
+}
+
+/// The one owner of the body's state. Every event (an HTTP request, a button
+/// edge, a timer, a camera frame, a hello's outcome) arrives on the loop's
+/// thread, goes through `Body` (the rules), and the results go out to the
+/// lines, the camera and the outbox. Nothing else holds state.
+public final class Agent: @unchecked Sendable {
+    let loop: EventLoop
+    let setup: AgentSetup
+    let log: Log
+    let notify = Notify()
+    let auth: BearerAuth
+    let boot = Ids.fresh()
+    var body: Body
+
+    // The board and what it shows.
+    var board: (any Board)?
+    var boardProblem: String?
+    var boardRetry: EventLoop.TimerID?
+    var edgeWatches: [EventLoop.WatchID] = []
+    var contacts: [ButtonRole: Contact] = [:]
+    var driven: [OutputRole: Bool] = [:]
+
+    // HTTP.
+    var server: HTTPServer?
+    var serverTimer: EventLoop.TimerID?
+    var polls: [Poll] = []
+
+    // Oriel.
+    var hello: Hello?
+
+    // Timers and the stop.
+    var tickTimer: EventLoop.TimerID?
+    var tickDue: Double?
+    var signals: Signals?
+    var stopping = false
+
+    // Place and eyes.
+    var location: WhereService!
+    var preview: PreviewService!
+
+    public init(_ setup: AgentSetup, log: Log = Log()) throws(AgentError) {
+        do { loop = try EventLoop() } catch { throw AgentError(error.description) }
+        self.setup = setup
+        self.log = log
+        auth = BearerAuth(token: setup.token)
+        body = Body(settings: BodySettings(
+            name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp,
+            silence: setup.config.silence, camera: setup.config.cameraDevice.map { "\(setup.config.name) camera (\($0))" }),
+            at: Self.moment())
+        let logger = log
+        location = WhereService(loop: loop, allowed: setup.config.locationAllowed, host: setup.config.gpsdHost,
+                                port: setup.config.gpsdPort, log: { logger($0) })
+        preview = PreviewService(loop: loop, device: setup.config.cameraDevice, width: setup.config.cameraWidth,
+                                 height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { logger($0) })
+    }
+
+    static func moment() -> Moment { Moment(mono: EventLoop.monotonic(), wall: EventLoop.wall()) }
+
+    var isSim: Bool { setup.board.simulated }
+
+    /// Opens the board and the server, says hello, tells systemd it is ready.
+    /// A board or address that cannot be had stops the start in one line.
+    public func start() throws(AgentError) {
+        do {
+            let signals = try Signals()
+            self.signals = signals
+            try loop.watch(fd: signals.descriptor) { [unowned self] in
+                if let sig = signals.take() { self.shutdown(signal: sig) }
+            }
+        } catch { throw AgentError(error.description) }
+        do { try openBoard() } catch { throw AgentError(error.description) }
+        do {
+            let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
+                                        log: { [log] in log($0) },
+                                        handler: { [unowned self] request, reply in self.handle(request, reply) })
+            self.server = server
+            try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.serverTurn() }
+        } catch {
+            board?.release()
+            throw AgentError("\(error)")
+        }
+        log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
+        if let url = setup.config.orielURL {
+            hello = Hello(agent: self, oriel: url)
+            hello?.begin(because: "start")
+        }
+        if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
+        settle()
+        notify.send("READY=1\nSTATUS=serving")
+    }
+
+    /// The bound port (the configured one, or the kernel's pick for port 0).
+    public var port: UInt16 { server?.port ?? setup.config.listenPort }
+
+    /// Runs until SIGTERM or SIGINT.
+    public func run() { loop.run() }
+
+    func watchdog(every interval: Double) {
+        notify.send("WATCHDOG=1")
+        loop.schedule(at: EventLoop.monotonic() + interval) { [unowned self] in
+            if !self.stopping { self.watchdog(every: interval) }
+        }
+    }
+
+    // MARK: After every event
+
+    /// Lets the rules see the time, then brings the lines, the camera and the
+    /// timers in line with the state. Called after every event.
+    func settle() {
+        guard !stopping else { return }
+        let now = Self.moment()
+        for event in body.tick(at: now) {
+            switch event {
+            case .silenceBegan(let words):
+                log("oriel: \(words); On Air is unread until Oriel pushes again", .warning)
+                hello?.begin(because: "silence")
+            case .ranOut(let words, let withdrawn):
+                log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning)
+            }
+        }
+        driveOutputs(at: now)
+        applyGate(at: now)
+        scheduleTick(at: now)
+    }
+
+    func scheduleTick(at now: Moment) {
+        let due = ([body.nextDue(at: now)] + contacts.values.map { $0.nextDeadline() }).compactMap { $0 }.min()
+        guard due != tickDue else { return }
+        loop.cancel(tickTimer)
+        tickDue = due
+        tickTimer = due.map { at in
+            loop.schedule(at: at) { [unowned self] in
+                self.tickTimer = nil
+                self.tickDue = nil
+                self.contactTick()
+                self.settle()
+            }
+        }
+    }
+
+    func driveOutputs(at now: Moment) {
+        guard let board else { return }
+        let indicators = body.indicators(at: now)
+        for role in board.outputs {
+            let lit = indicators.level(role, at: now.mono)
+            guard driven[role] != lit else { continue }
+            do {
+                try board.drive(role, lit: lit)
+                driven[role] = lit
+            } catch {
+                boardLost(error)
+                return
+            }
+        }
+    }
+
+    func applyGate(at now: Moment) {
+        let verdict = body.gate.verdict
+        preview.run(verdict.runs, why: verdict.words)
+    }
+
+    // MARK: The status document
+
+    func status(at now: Moment) -> StatusDocument {
+        var lines: [OutputRole: Bool?] = [:]
+        for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (driven[role] ?? false) }
+        var held: [ButtonRole: (held: Bool, stuck: Bool)] = [:]
+        for role in setup.board.buttons.keys {
+            let c = contacts[role]
+            held[role] = (c?.isDown ?? false, c?.isHeld ?? false)
+        }
+        return body.status(at: now, StatusExtras(
+            lines: lines, held: held,
+            location: .init(allowed: location.allowed, watching: location.watching),
+            previewRunning: preview.running, previewWords: preview.words,
+            board: .init(kind: setup.board.file, ok: board != nil, problem: boardProblem)))
+    }
+
+    // MARK: Stopping
+
+    func shutdown(signal: Int32) {
+        guard !stopping else { return }
+        stopping = true
+        notify.send("STOPPING=1")
+        log("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): answering waiting polls, darkening the lamp, releasing the lines")
+        let now = Self.moment()
+        for poll in polls { answer(poll, at: now) }
+        polls.removeAll()
+        preview.run(false, why: "the body is stopping")
+        if let board {
+            for role in board.outputs { try? board.drive(role, lit: false) }
+            board.release()
+        }
+        board = nil
+        server?.stop(grace: 1.0)
+        loop.stop()
+    }
+}

@@ -1,0 +1,122 @@
+import BodyCore
+import BodyConfig
+import BodyHardware
+
+/// The board side of the agent: lines by name, edges through the contact
+/// filter into the rules, and a chip that goes away as a state, not a crash.
+extension Agent {
+    static let boardRetryEvery: Double = 1
+
+    func makeBoard() throws(BoardError) -> any Board {
+        if isSim { return try SimBoard() }
+        return try GpioBoard(outputs: setup.board.outputs.mapValues { LineWiring(name: $0.line, activeLow: $0.activeLow) },
+                             buttons: setup.board.buttons.mapValues {
+                                 LineWiring(name: $0.line, activeLow: $0.activeLow, bias: Bias(config: $0.bias), debounce: $0.debounce)
+                             })
+    }
+
+    func openBoard() throws(BoardError) {
+        let board = try makeBoard()
+        self.board = board
+        boardProblem = nil
+        driven = [:]
+        let now = EventLoop.monotonic()
+        for role in board.buttons {
+            let down = (try? board.isPressed(role)) ?? false
+            contacts[role] = Contact(debounce: setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce, down: down, at: now)
+        }
+        for fd in board.edgeDescriptors {
+            do {
+                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in self.edgesReadable(fd) })
+            } catch {
+                throw BoardError(.other, "gpio: cannot watch the edge events: \(error)")
+            }
+        }
+    }
+
+    func edgesReadable(_ fd: Int32) {
+        guard let board else { return }
+        do {
+            for edge in try board.readEdges(from: fd) { handle(edge) }
+        } catch {
+            boardLost(error)
+        }
+        settle()
+    }
+
+    func handle(_ edge: ButtonEdge) {
+        guard var contact = contacts[edge.button] else { return }
+        let events = contact.edge(pressed: edge.pressed, at: edge.at)
+        contacts[edge.button] = contact
+        for event in events { handle(event, of: edge.button) }
+    }
+
+    func contactTick() {
+        let now = EventLoop.monotonic()
+        for (role, var contact) in contacts {
+            let events = contact.tick(at: now)
+            contacts[role] = contact
+            for event in events { handle(event, of: role) }
+        }
+    }
+
+    func handle(_ event: Contact.Event, of button: ButtonRole) {
+        switch event {
+        case .press(let at):
+            // The kernel's timestamp decides; the wall clock is read now and set back to it.
+            let now = Agent.moment()
+            let moment = Moment(mono: at, wall: now.wall - max(0, now.mono - at))
+            let outcome = body.press(button, at: moment, id: Ids.fresh())
+            log("button \(button.rawValue): \(outcome.words)")
+            if case .asked = outcome { wakePolls() }
+        case .held:
+            log("button \(button.rawValue) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning)
+        case .release(_, let wasHeld):
+            if wasHeld { log("button \(button.rawValue) released after being held") }
+        }
+    }
+
+    /// The chip went away (or a line call failed): say so once, let go of
+    /// everything, and try again every second.
+    func boardLost(_ error: BoardError) {
+        guard let board else { return }
+        boardProblem = error.words
+        log("\(error.words); the lamp's state is unknown until the lines are back", .error)
+        for w in edgeWatches { loop.unwatch(w) }
+        edgeWatches.removeAll()
+        board.release()
+        self.board = nil
+        driven = [:]
+        retryBoard()
+    }
+
+    func retryBoard() {
+        loop.cancel(boardRetry)
+        boardRetry = loop.schedule(at: EventLoop.monotonic() + Self.boardRetryEvery) { [unowned self] in
+            self.boardRetry = nil
+            guard !self.stopping, self.board == nil else { return }
+            do throws(BoardError) {
+                try self.openBoard()
+                self.log("gpio: the lines are back (\(self.setup.board.file)); showing the state again")
+                self.settle()
+            } catch {
+                if error.words != self.boardProblem {
+                    self.boardProblem = error.words
+                    self.log(error.words, .warning)
+                }
+                self.retryBoard()
+            }
+        }
+    }
+}
+
+extension Bias {
+    init(config: BoardConfig.Bias) {
+        switch config {
+        case .asIs: self = .asIs
+        case .pullUp: self = .pullUp
+        case .pullDown: self = .pullDown
+        case .disabled: self = .disabled
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import BodyCore
+import BodyHardware
+import BodyHTTP
+
+/// The routes (DESIGN 4): every request is authorised and routed by the pure
+/// table in BodyHTTP, and answered here from the one state.
+extension Agent {
+    func serverTurn() {
+        server?.run()
+        loop.cancel(serverTimer)
+        serverTimer = server?.timeout().map { t in
+            loop.schedule(at: EventLoop.monotonic() + t) { [unowned self] in
+                self.serverTimer = nil
+                self.serverTurn()
+            }
+        }
+    }
+
+    func handle(_ request: HTTPRequest, _ reply: HTTPReply) {
+        guard !stopping else {
+            reply.send(.error(503, "the body is stopping"))
+            return
+        }
+        switch Routing.route(request, auth: auth, simRoutes: isSim) {
+        case .failure(let response):
+            reply.send(response)
+        case .success(let route):
+            serve(route, request, reply)
+        }
+        settle()
+    }
+
+    func serve(_ route: Route, _ request: HTTPRequest, _ reply: HTTPReply) {
+        switch route {
+        case .hello:
+            reply.send(.json(200, BodyJSON.encode(helloDocument())))
+        case .face:
+            hello?.orielCalled()
+            face(request.body, reply)
+        case .ears(let after, let wait):
+            hello?.orielCalled()
+            ears(after: after ?? 0, wait: wait, reply)
+        case .status, .simState:
+            reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
+        case .where_:
+            location.ask { status, json in reply.send(.json(status, json)) }
+        case .preview:
+            preview.serveStream(reply)
+        case .previewJPEG:
+            preview.serveJPEG(reply)
+        case .simPage:
+            reply.send(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(SimPage.html.utf8),
+                                    headers: [("Cache-Control", "no-store")]))
+        case .simPress(let name):
+            simPress(name, reply)
+        }
+    }
+
+    /// `POST /face`: a malformed push changes nothing and says the parser's reason.
+    func face(_ bytes: [UInt8], _ reply: HTTPReply) {
+        let pushed: JSON
+        do {
+            pushed = try JSON.parse(bytes)
+        } catch {
+            reply.send(.error(400, "the push is not valid JSON: \(error.reason)"))
+            return
+        }
+        do {
+            try body.push(pushed, at: Agent.moment())
+        } catch {
+            reply.send(.error(400, error.description))
+            return
+        }
+        settle()
+        reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
+    }
+
+    func simPress(_ name: String, _ reply: HTTPReply) {
+        guard let sim = board as? SimBoard, let button = ButtonRole(rawValue: name) else {
+            let names = ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")
+            reply.send(.error(400, "no button \"\(name)\" on the sim board; buttons: \(names)"))
+            return
+        }
+        // Through the same edge path a real button takes: a pipe the loop reads.
+        sim.press(button, at: EventLoop.monotonic())
+        reply.send(.json(200, BodyJSON.encode(["pressed": button.rawValue])))
+    }
+
+    func helloDocument() -> HelloDocument {
+        HelloDocument(
+            body: "studio-body", name: setup.config.name, version: setup.version,
+            protocol: HelloDocument.protocols,
+            hardware: .init(
+                board: setup.board.file,
+                lines: Dictionary(uniqueKeysWithValues: setup.board.outputs.map { ($0.key.rawValue, $0.value.line) }),
+                buttons: Dictionary(uniqueKeysWithValues: setup.board.buttons.map { ($0.key.rawValue, $0.value.line) }),
+                camera: setup.config.cameraDevice, location: setup.config.locationAllowed))
+    }
+}
+
+/// `GET /hello`: who this body is.
+struct HelloDocument: Encodable {
+    struct Hardware: Encodable {
+        var board: String
+        var lines: [String: String]
+        var buttons: [String: String]
+        @Null var camera: String?
+        var location: Bool
+    }
+
+    static let protocols = ["onair": 2, "eyes": 1, "where": 1, "ears": 1]
+
+    var body: String
+    var name: String
+    var version: String
+    var `protocol`: [String: Int]
+    var hardware: Hardware
+}

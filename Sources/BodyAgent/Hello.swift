@@ -1,0 +1,90 @@
+import Glibc
+import BodyCore
+import BodyHub
+
+/// The hello to Oriel (DESIGN 5): at start and after every silence, retried
+/// 1 s doubling to 60 s with jitter, logged once per change of outcome.
+/// Lives on the loop thread; the request itself runs on BodyHub's worker and
+/// its outcome comes back through `loop.post`.
+final class Hello: @unchecked Sendable {
+    unowned let agent: Agent
+    /// Oriel's base URL; the sender adds the hello's path.
+    let oriel: String
+    let sender = HelloSender(client: HubClient(timeout: 10))
+    var backoff = HelloBackoff()
+    var retry: EventLoop.TimerID?
+    var inFlight = false
+
+    init(agent: Agent, oriel: String) {
+        self.agent = agent
+        self.oriel = oriel
+    }
+
+    /// Starts a round of hellos unless one is already going.
+    func begin(because reason: String) {
+        guard !inFlight, retry == nil else { return }
+        send()
+    }
+
+    /// Oriel called the body while hellos were backing off: it is back, so
+    /// say hello now rather than at the next retry.
+    func orielCalled() {
+        guard let pending = retry else { return }
+        agent.loop.cancel(pending)
+        retry = nil
+        send()
+    }
+
+    private func send() {
+        inFlight = true
+        let document = HelloBody(name: agent.setup.config.name, url: agent.advertisedURL, version: agent.setup.version,
+                                 protocol: HelloDocument.protocols, boot: agent.boot)
+        sender.send(url: HelloSender.url(oriel: oriel), token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
+            agent.loop.post { [self] in done(result) }
+        }
+    }
+
+    private func done(_ result: Result<HubResponse, HubError>) {
+        inFlight = false
+        guard !agent.stopping else { return }
+        switch result {
+        case .success(let response):
+            backoff.succeeded()
+            if backoff.changes(to: "ok") { agent.log("hello: Oriel at \(HelloSender.url(oriel: oriel)) answered \(response.status)") }
+        case .failure(let error):
+            let delay = backoff.failed(jitter: Double.random(in: 0..<1))
+            if backoff.changes(to: error.description) {
+                agent.log("\(error); trying again, backing off from 1 s to 60 s", .warning)
+            }
+            retry = agent.loop.schedule(at: EventLoop.monotonic() + delay) { [self] in
+                retry = nil
+                send()
+            }
+        }
+    }
+}
+
+/// The hello's body: `{"name","url","version","protocol","boot"}`.
+struct HelloBody: Encodable {
+    var name: String
+    var url: String
+    var version: String
+    var `protocol`: [String: Int]
+    var boot: String
+}
+
+extension Agent {
+    /// The URL Oriel should call this body at: `[body] url`, else built from
+    /// the listen address (the host name when listening on every address).
+    var advertisedURL: String {
+        if let url = setup.config.advertisedURL { return url }
+        var host = setup.config.listenHost
+        if host == "0.0.0.0" || host == "::" {
+            var name = [CChar](repeating: 0, count: 256)
+            host = gethostname(&name, name.count) == 0 ? String(cString: name) : "localhost"
+        } else if host.contains(":") {
+            host = "[\(host)]"
+        }
+        return "http://\(host):\(port)"
+    }
+}

@@ -1,0 +1,20 @@
+import Glibc
+
+/// One line per thing worth saying, on stderr. Under systemd (JOURNAL_STREAM
+/// set) each line carries a syslog priority prefix so the journal files it right.
+public struct Log: Sendable {
+    public enum Level: Int32, Sendable { case error = 3, warning = 4, notice = 5, info = 6, debug = 7 }
+
+    private let journal: Bool
+
+    public init() {
+        journal = getenv("JOURNAL_STREAM") != nil
+    }
+
+    public func callAsFunction(_ words: String, _ level: Level = .info) {
+        let line = journal ? "<\(level.rawValue)>\(words)\n" : "studio-body: \(words)\n"
+        // One write(2) per line, so lines from the hello thread never interleave.
+        var bytes = Array(line.utf8)
+        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

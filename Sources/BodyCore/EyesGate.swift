@@ -1,0 +1,100 @@
+/// Whether this body's camera may run (DESIGN rule 7): only while Oriel's push
+/// says the gate is open, for a reason that names the tap, and the body either
+/// just saw it open or has just asked. It stops when the push says closed, when
+/// `until` passes (even if Oriel is silent), or when the device goes away.
+public struct EyesGate: Equatable, Sendable {
+    /// The house's ruling read from rule 7: the camera button's ask counts as
+    /// "just asked" for as long as any request waits for the world, 15 s.
+    public static let askCounts = House.onAirWait
+
+    public enum Verdict: Equatable, Sendable {
+        case run(why: String)
+        case stop(why: String)
+
+        public var runs: Bool { if case .run = self { return true }; return false }
+        public var words: String {
+            switch self {
+            case .run(let w), .stop(let w): w
+            }
+        }
+    }
+
+    /// The gate as last pushed; nil before any eyes object.
+    public private(set) var lastOpen: Bool?
+    /// Set when the body saw the gate open (closed before, open now) or asked just before it opened.
+    public private(set) var opened: Bool = false
+    public private(set) var askedAt: Double?
+    public private(set) var verdict: Verdict = .stop(why: "the eyes gate is closed")
+    /// Set when the device went away; cleared by the next opening.
+    public private(set) var deviceGone: String?
+
+    public init() {}
+
+    /// The camera button asked Oriel to open or close this body's eyes.
+    public mutating func asked(at now: Moment) {
+        askedAt = now.mono
+    }
+
+    /// A push carried an eyes object.
+    public mutating func adopt(_ eyes: HouseEyes, at now: Moment) {
+        let justAsked = askedAt.map { now.mono - $0 < Self.askCounts } ?? false
+        if eyes.open {
+            if lastOpen == false || justAsked, !opened {
+                opened = true
+                deviceGone = nil
+            }
+        } else {
+            opened = false
+        }
+        if eyes.open, justAsked { askedAt = nil }
+        lastOpen = eyes.open
+        decide(eyes, at: now)
+    }
+
+    /// The clock moved: `until` may have passed.
+    public mutating func tick(_ eyes: HouseEyes, at now: Moment) {
+        decide(eyes, at: now)
+    }
+
+    /// The camera went away while running; the gate must see a fresh opening to run again.
+    public mutating func cameraGone(_ words: String) {
+        deviceGone = words
+        opened = false
+        verdict = .stop(why: words)
+    }
+
+    private mutating func decide(_ eyes: HouseEyes, at now: Moment) {
+        if !eyes.open {
+            verdict = .stop(why: lastOpen == nil ? "the eyes gate is closed" : "closed by Oriel")
+            return
+        }
+        if let until = eyes.until, now.wall >= until {
+            opened = false
+            verdict = .stop(why: "until passed")
+            return
+        }
+        guard Self.namesTap(eyes.why) else {
+            verdict = .stop(why: "the gate is open, but not for a tap (\(eyes.why ?? "no reason given"))")
+            return
+        }
+        if let gone = deviceGone {
+            verdict = .stop(why: gone)
+            return
+        }
+        guard opened else {
+            verdict = .stop(why: "the gate was already open: the body neither saw it open nor asked")
+            return
+        }
+        verdict = .run(why: eyes.why ?? "a tap")
+    }
+
+    /// A reason names the tap when it says "tap" (Dad's tap on the studio body).
+    public static func namesTap(_ why: String?) -> Bool {
+        why?.lowercased().contains("tap") ?? false
+    }
+
+    /// When `until` will pass, on the wall clock.
+    public func untilDue(_ eyes: HouseEyes) -> Double? {
+        verdict.runs ? eyes.until : nil
+    }
+}

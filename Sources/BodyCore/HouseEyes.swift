@@ -1,0 +1,77 @@
+/// What Oriel says about the eyes: `open`, `until`, `why` about this body's own
+/// cameras; `mode`, `red`, `names`, `killing` about the whole house.
+public struct HouseEyes: Equatable, Sendable {
+    public enum Mode: String, Equatable, Sendable { case manual, auto, broadcast }
+
+    public var mode: Mode?
+    /// Any eye in the house is open.
+    public var red: Bool
+    public var names: [String]
+    /// The house is closing every eye.
+    public var killing: Bool
+    /// This body's eyes gate.
+    public var open: Bool
+    /// Epoch seconds at which this body's gate closes even if Oriel is silent.
+    public var until: Double?
+    public var why: String?
+
+    public init(mode: Mode? = nil, red: Bool = false, names: [String] = [], killing: Bool = false,
+                open: Bool = false, until: Double? = nil, why: String? = nil) {
+        self.mode = mode
+        self.red = red
+        self.names = Array(names.prefix(Cut.eyeNames))
+        self.killing = killing
+        self.open = open
+        self.until = until
+        self.why = why
+    }
+
+    /// Before Oriel sends an eyes object: nothing red, nothing open.
+    public static let unsaid = HouseEyes()
+
+    /// Decodes the pushed eyes object; nil (not an object) keeps what the body had.
+    /// Inside the object a field of the wrong type counts as absent.
+    public static func from(_ pushed: JSON?) -> HouseEyes? {
+        guard let pushed, pushed.object != nil else { return nil }
+        return HouseEyes(
+            mode: pushed["mode"]?.string.flatMap(Mode.init(rawValue:)),
+            red: pushed["red"]?.bool ?? false,
+            names: (pushed["names"]?.array ?? []).compactMap { $0.words(limit: 64) },
+            killing: pushed["killing"]?.bool ?? false,
+            open: pushed["open"]?.bool ?? false,
+            until: pushed["until"]?.number,
+            why: pushed["why"]?.words(limit: Cut.reason))
+    }
+}
+
+/// The eyes kill button: a two-press control that asks the house to close every eye.
+/// It asks until a push shows the house closing or no eye red.
+public struct EyesKill: Equatable, Sendable {
+    public internal(set) var asking = Asking()
+
+    public init() {}
+
+    /// The kill is a stop: On Air being unread does not hold it back, and it
+    /// never waits behind another control's request (rule 4).
+    public mutating func tap(group: inout TwoPressGroup<ButtonRole>, at now: Moment, id: String, by: String) -> PressOutcome {
+        group.expire(at: now.mono)
+        if let out = asking.out { return .waiting(out.waitingFor) }
+        guard group.press(.kill, at: now.mono) == .fired else { return .armed }
+        asking.begin(Ask(id: id, at: now, wait: House.killWait,
+                         silence: "Oriel did not close the eyes within \(Int(House.killWait)) s",
+                         waitingFor: "already asking Oriel to close every eye"))
+        return .asked(Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]))
+    }
+
+    public mutating func adopt(_ eyes: HouseEyes, answered: Answered?, at now: Moment) {
+        if asking.out != nil, eyes.killing || !eyes.red { asking.settle() }
+        asking.answered(answered, at: now)
+    }
+
+    public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
+
+    /// `ready`, `armed`, `asking`.
+    public func value(armed: Bool) -> String {
+        asking.out != nil ? "asking" : armed ? "armed" : "ready"
+    }
+}

@@ -1,0 +1,87 @@
+/// Output patterns (DESIGN 2) as pure functions of time: a pattern is lit
+/// during some windows of a repeating period, measured from when it began.
+public struct Pattern: Equatable, Sendable {
+    public var period: Double
+    /// Lit windows `[start, end)` within one period.
+    public var lit: [(Double, Double)]
+
+    public static func == (a: Pattern, b: Pattern) -> Bool {
+        a.period == b.period && a.lit.elementsEqual(b.lit) { $0 == $1 }
+    }
+
+    public static let steady = Pattern(period: 1, lit: [(0, 1)])
+    public static let dark = Pattern(period: 1, lit: [])
+    /// Unread: a 0.2 s flash every 2 s.
+    public static let unread = Pattern(period: 2, lit: [(0, 0.2)])
+    /// Asking: blinking 4 Hz.
+    public static let asking = Pattern(period: 0.25, lit: [(0, 0.125)])
+    /// A problem being shown: a double flash every 1 s.
+    public static let problem = Pattern(period: 1, lit: [(0, 0.1), (0.2, 0.3)])
+    /// The house closing every eye: the eye LED blinks 2 Hz.
+    public static let closing = Pattern(period: 0.5, lit: [(0, 0.25)])
+
+    public func level(at now: Double, since start: Double) -> Bool {
+        let t = phase(now, start)
+        return lit.contains { t >= $0.0 && t < $0.1 }
+    }
+
+    /// Whether the level never changes.
+    public var isSteady: Bool {
+        lit.isEmpty || (lit.count == 1 && lit[0].0 <= 0 && lit[0].1 >= period)
+    }
+
+    /// The next time after `now` at which the level may change; nil for steady levels.
+    public func nextChange(after now: Double, since start: Double) -> Double? {
+        guard !isSteady else { return nil }
+        if now < start { return start }
+        let t = phase(now, start)
+        let edges = lit.flatMap { [$0.0, $0.1] }.filter { $0 > t + 1e-9 && $0 < period }
+        return now - t + (edges.min() ?? period)
+    }
+
+    private func phase(_ now: Double, _ start: Double) -> Double {
+        let d = max(0, now - start)
+        return d - (d / period).rounded(.down) * period
+    }
+}
+
+/// What the unread state does to a lamp (`unread = blink | dark | lit` in the board file).
+public enum UnreadLamp: String, Equatable, Sendable {
+    case blink, dark, lit
+}
+
+/// Which pattern each output role is driving, and since when.
+public struct Indicators: Equatable, Sendable {
+    public var lamp: (Pattern, Double)
+    public var armedLED: (Pattern, Double)
+    public var eyeLED: (Pattern, Double)
+
+    public static func == (a: Indicators, b: Indicators) -> Bool {
+        a.lamp == b.lamp && a.armedLED == b.armedLED && a.eyeLED == b.eyeLED
+    }
+
+    public func pattern(_ role: OutputRole) -> (Pattern, Double) {
+        switch role {
+        case .lamp: lamp
+        case .armedLED: armedLED
+        case .eyeLED: eyeLED
+        }
+    }
+
+    public func level(_ role: OutputRole, at now: Double) -> Bool {
+        let (p, since) = pattern(role)
+        return p.level(at: now, since: since)
+    }
+
+    public func levels(at now: Double) -> [OutputRole: Bool] {
+        Dictionary(uniqueKeysWithValues: OutputRole.allCases.map { ($0, level($0, at: now)) })
+    }
+
+    /// The next time any level changes.
+    public func nextChange(after now: Double) -> Double? {
+        OutputRole.allCases.compactMap { role in
+            let (p, since) = pattern(role)
+            return p.nextChange(after: now, since: since)
+        }.min()
+    }
+}

@@ -1,0 +1,95 @@
+/// A stage of the broadcast that the body knows a word for.
+public enum Stage: String, Equatable, Sendable, CaseIterable {
+    case prep, live, soloPlay = "solo-play", wrapup
+
+    /// The word the body shows for the stage.
+    public var word: String {
+        switch self {
+        case .prep: "PREP"
+        case .live: "LIVE"
+        case .soloPlay: "SOLO PLAY"
+        case .wrapup: "WRAP-UP"
+        }
+    }
+
+    /// A pushed phase, at most 16 characters, lower-cased; unknown words are nil, never a guess.
+    public static func from(phase: String) -> Stage? {
+        switch String(phase.prefix(Cut.phase)).lowercased() {
+        case "prep": .prep
+        case "live": .live
+        case "solo-play", "solo_play", "soloplay": .soloPlay
+        case "wrapup": .wrapup
+        default: nil
+        }
+    }
+}
+
+/// What Oriel last said about On Air. There is no flag of the body's own
+/// (rule 1): this is only ever what a push said, or unread with a reason.
+public struct OnAirState: Equatable, Sendable {
+    /// true on, false off, nil unread.
+    public var on: Bool?
+    /// Why the state cannot be said, when unread.
+    public var reason: String?
+    /// The stage, kept only while on and only when known.
+    public var stage: Stage?
+    public var since: String?
+    public var by: String?
+
+    public init(on: Bool?, reason: String? = nil, stage: Stage? = nil, since: String? = nil, by: String? = nil) {
+        self.on = on
+        self.reason = on == nil ? reason : nil
+        self.stage = on == true ? stage : nil
+        self.since = since
+        self.by = by
+    }
+
+    public static func unread(_ reason: String) -> OnAirState { OnAirState(on: nil, reason: reason) }
+
+    /// The state at start: nobody has said anything yet.
+    public static let atStart = unread("Oriel has not said whether On Air is on")
+
+    /// The words for an unread state that came with no reason.
+    public static let noReason = "Oriel sent no On Air state"
+
+    public var isUnread: Bool { on == nil }
+
+    /// The reason in words while unread, nil otherwise.
+    public var unreadWords: String? { on == nil ? (reason ?? Self.noReason) : nil }
+
+    /// Decodes the pushed onair object (DESIGN 4, in that order). nil means
+    /// the push said nothing about the state: keep what the body had.
+    public static func from(_ pushed: JSON?) -> OnAirState? {
+        guard let pushed, pushed.object != nil else { return nil }
+        let since = pushed["since"]?.words(limit: Cut.since)
+        let by = pushed["by"]?.words(limit: Cut.by)
+        if let reason = pushed["unread"]?.words(limit: Cut.reason) ?? pushed["error"]?.words(limit: Cut.reason) {
+            return OnAirState(on: nil, reason: reason, since: since, by: by)
+        }
+        guard let on = pushed["on"]?.bool ?? pushed["on_air"]?.bool else { return nil }
+        let stage = pushed["phase"]?.string.flatMap(Stage.from(phase:))
+        return OnAirState(on: on, stage: stage, since: since, by: by)
+    }
+
+    /// Whether a move from `old` to this state changes what an armed press
+    /// would mean (on/off/unread, or the stage).
+    public func moved(from old: OnAirState) -> Bool {
+        on != old.on || stage != old.stage
+    }
+}
+
+/// Oriel's word on one request: `{"id": "...", "error": "..." | null}`.
+public struct Answered: Equatable, Sendable {
+    public var id: String
+    public var error: String?
+
+    public init(id: String, error: String?) {
+        self.id = id
+        self.error = error
+    }
+
+    public static func from(_ json: JSON?) -> Answered? {
+        guard let id = json?["id"]?.words(limit: 128) else { return nil }
+        return Answered(id: id, error: json?["error"]?.words(limit: Cut.reason))
+    }
+}

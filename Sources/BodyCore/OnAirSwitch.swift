@@ -1,0 +1,64 @@
+/// The On Air button: a two-press control that asks Oriel for the opposite of
+/// what it reads. It never flips a flag of its own (rule 1).
+public struct OnAirSwitch: Equatable, Sendable {
+    public enum Action: String, Equatable, Sendable {
+        /// A confirmed press asks for the opposite of what the lamp shows.
+        case toggle
+        /// A press while off does nothing and says why: the button only ends On Air.
+        case endOnly = "end-only"
+    }
+
+    public var action: Action
+    public internal(set) var asking = Asking()
+    /// The state the request out asked for.
+    public private(set) var askedOn: Bool?
+
+    public init(action: Action = .toggle) {
+        self.action = action
+    }
+
+    /// A press, with the guards in DESIGN 3's order.
+    public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
+                             at now: Moment, id: String, by: String) -> PressOutcome {
+        group.expire(at: now.mono)
+        if let out = asking.out { return .waiting(out.waitingFor) }
+        if let reason = state.unreadWords {
+            group.disarm(.onair)
+            return .refused(reason)
+        }
+        let on = state.on == true
+        if action == .endOnly && !on {
+            group.disarm(.onair)
+            return .refused("this On Air button only ends On Air, and On Air is off")
+        }
+        guard group.press(.onair, at: now.mono) == .fired else { return .armed }
+        let verb = on ? "end" : "start"
+        askedOn = !on
+        asking.begin(Ask(id: id, at: now, wait: House.onAirWait,
+                         silence: "Oriel did not \(verb) On Air within \(Int(House.onAirWait)) s",
+                         waitingFor: "already asking Oriel to \(verb) On Air"))
+        return .asked(Request(kind: "onair", id: id, fields: ["on": .bool(!on), "by": .string(by)]))
+    }
+
+    /// A push arrived: settle on evidence (the asked-for state, or an error for this id).
+    public mutating func adopt(_ state: OnAirState, answered: Answered?, at now: Moment) {
+        if asking.out != nil, state.on == askedOn {
+            asking.settle()
+        }
+        asking.answered(answered, at: now)
+    }
+
+    /// The withdrawn request's id when the wait ran out.
+    public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
+
+    /// The value word: armed and asking win over the state they act on.
+    public func value(state: OnAirState, armed: Bool) -> String {
+        if armed { return "armed" }
+        if asking.out != nil { return "asking" }
+        switch state.on {
+        case true?: return "on"
+        case false?: return "off"
+        case nil: return "unknown"
+        }
+    }
+}

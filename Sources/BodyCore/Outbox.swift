@@ -1,0 +1,75 @@
+/// One item Oriel reads from `/ears`.
+public struct OutboxItem: Equatable, Sendable {
+    public var seq: UInt64
+    public var request: Request
+    /// Whether a poll has carried it to Oriel (not yet acknowledged).
+    public var delivered: Bool
+
+    /// `{"seq":…, "kind":…, "id":…, …}` as Oriel reads it.
+    public var json: JSON {
+        var o = request.fields
+        o["seq"] = .number(Double(seq))
+        o["kind"] = .string(request.kind)
+        o["id"] = .string(request.id)
+        return .object(o)
+    }
+}
+
+public struct OutboxFull: Error, Equatable, CustomStringConvertible {
+    public let capacity: Int
+    public var description: String {
+        "the outbox is full: \(capacity) requests wait for Oriel to take them; is Oriel polling /ears?"
+    }
+}
+
+/// The requests waiting for Oriel. Seqs only grow, across restarts too: they
+/// start from the start time in milliseconds. An item stays until a poll
+/// arrives with `after` at or past its seq, or until its request's wait runs
+/// out (rule 6).
+public struct Outbox: Equatable, Sendable {
+    /// Our bound, not the house's: every item's wait runs out within 20 s, so
+    /// 64 is only reached when a person presses faster than Oriel polls.
+    public static let capacity = 64
+
+    public private(set) var items: [OutboxItem] = []
+    /// The newest seq assigned so far: Oriel's next `after`.
+    public private(set) var next: UInt64
+
+    public init(startMillis: UInt64) {
+        next = startMillis
+    }
+
+    public mutating func enqueue(_ request: Request) throws(OutboxFull) -> OutboxItem {
+        guard items.count < Self.capacity else { throw OutboxFull(capacity: Self.capacity) }
+        next += 1
+        let item = OutboxItem(seq: next, request: request, delivered: false)
+        items.append(item)
+        return item
+    }
+
+    /// A poll with `after`: acknowledges everything at or before it and
+    /// returns (marking as delivered) everything after it.
+    public mutating func poll(after: UInt64) -> [OutboxItem] {
+        if after > next {
+            // A cursor from before a restart whose clock ran ahead of ours:
+            // move every seq past it, so the cursor hides nothing new.
+            for i in items.indices { items[i].seq = after + UInt64(i) + 1 }
+            next = after + UInt64(items.count)
+        }
+        items.removeAll { $0.seq <= after }
+        for i in items.indices { items[i].delivered = true }
+        return items
+    }
+
+    /// What a poll would return, without taking it.
+    public func pending(after: UInt64) -> [OutboxItem] {
+        items.filter { $0.seq > after }
+    }
+
+    /// Withdraws the item for a request whose wait ran out; returns it if it was there.
+    @discardableResult
+    public mutating func withdraw(id: String) -> OutboxItem? {
+        guard let i = items.firstIndex(where: { $0.request.id == id }) else { return nil }
+        return items.remove(at: i)
+    }
+}

@@ -1,1 +1,0 @@
-// BodyHTTP: see Package.swift for what lives here.

@@ -1,0 +1,165 @@
+public import BodyCore
+
+/// The real board: lines found by name on the GPIO character devices and
+/// requested through libgpiod (1.x or 2.x, whichever the build found).
+///
+/// Outputs are requested dark. Buttons deliver edge events on their own
+/// descriptors with the kernel's CLOCK_MONOTONIC timestamps; the caller's
+/// `Contact` filters bounce from them. When the chip goes away, calls throw
+/// `.chipGone`: release this board and open a new one when it is back.
+public final class GpioBoard: Board {
+    public let outputs: [OutputRole]
+    public let buttons: [ButtonRole]
+    public let found: [(role: String, line: FoundLine)]
+    public private(set) var lostEdges = 0
+    /// Buttons whose debounce the kernel does as well (libgpiod 2.x).
+    public let kernelDebounced: [ButtonRole]
+
+    /// 1 or 2: the libgpiod API this build uses.
+    public static var libgpiodAPI: Int { GpioLibrary.api }
+    /// The libgpiod version string, e.g. "1.6.3".
+    public static var libgpiodVersion: String { GpioLibrary.version }
+
+    private struct Line {
+        var request: GpioRequest
+        var found: FoundLine
+        var what: String
+    }
+
+    private var outputLines: [OutputRole: Line]
+    private var buttonLines: [ButtonRole: Line]
+    private var buttonByFD: [Int32: ButtonRole]
+    private var lastSeqno: [ButtonRole: UInt] = [:]
+    private var released = false
+
+    /// Finds every line by name and requests it. `kernelDebounce` asks the
+    /// kernel (libgpiod 2.x) to debounce too; its debounce waits for the
+    /// contact to settle, so it delays every edge by about the period.
+    public init(outputs: [OutputRole: LineWiring], buttons: [ButtonRole: LineWiring],
+                consumer: String = "studio-body", kernelDebounce: Bool = true,
+                devDirectory: String = "/dev") throws(BoardError) {
+        let outputRoles = OutputRole.allCases.filter { outputs[$0] != nil }
+        let buttonRoles = ButtonRole.allCases.filter { buttons[$0] != nil }
+        var uses: [String: String] = [:]
+        for (role, wiring) in outputs.sorted(by: { $0.key < $1.key }) { try Self.claim(wiring.name, for: role.rawValue, in: &uses) }
+        for (role, wiring) in buttons.sorted(by: { $0.key < $1.key }) { try Self.claim(wiring.name, for: "button \(role.rawValue)", in: &uses) }
+
+        let places = try GpioFinder(directory: devDirectory).find(Array(uses.keys).sorted())
+
+        var outputLines: [OutputRole: Line] = [:]
+        var buttonLines: [ButtonRole: Line] = [:]
+        // Whatever was requested before a failure is released on the way out.
+        func releaseAll() {
+            for line in outputLines.values { line.request.release() }
+            for line in buttonLines.values { line.request.release() }
+        }
+        for role in outputRoles {
+            guard let wiring = outputs[role], let place = places[wiring.name] else { continue }
+            do throws(GpioErrno) {
+                let request = try GpioRequest.output(chipPath: place.path, offset: place.line.offset, consumer: consumer,
+                                                     activeLow: wiring.activeLow, lit: false)
+                outputLines[role] = Line(request: request, found: place.line, what: role.rawValue)
+            } catch {
+                releaseAll()
+                throw BoardError(error.kind, "gpio: cannot request line \(Self.quote(place.line)) for \(role.rawValue): \(error.words)")
+            }
+        }
+        for role in buttonRoles {
+            guard let wiring = buttons[role], let place = places[wiring.name] else { continue }
+            let micros = kernelDebounce ? UInt(max(0, wiring.debounce) * 1_000_000) : 0
+            do throws(GpioErrno) {
+                let request = try GpioRequest.input(chipPath: place.path, offset: place.line.offset, consumer: consumer,
+                                                    activeLow: wiring.activeLow, bias: wiring.bias, debounceMicroseconds: micros)
+                buttonLines[role] = Line(request: request, found: place.line, what: "button \(role.rawValue)")
+            } catch {
+                releaseAll()
+                throw BoardError(error.kind, "gpio: cannot request line \(Self.quote(place.line)) for button \(role.rawValue): \(error.words)")
+            }
+        }
+
+        self.outputs = outputRoles
+        self.buttons = buttonRoles
+        self.outputLines = outputLines
+        self.buttonLines = buttonLines
+        self.buttonByFD = Dictionary(uniqueKeysWithValues: buttonLines.map { ($0.value.request.fd, $0.key) })
+        self.kernelDebounced = buttonRoles.filter { buttonLines[$0]?.request.kernelDebounced == true }
+        self.found = outputRoles.compactMap { r in outputLines[r].map { (r.rawValue, $0.found) } }
+            + buttonRoles.compactMap { r in buttonLines[r].map { ("button \(r.rawValue)", $0.found) } }
+    }
+
+    deinit { release() }
+
+    public var edgeDescriptors: [Int32] {
+        buttons.compactMap { buttonLines[$0]?.request.fd }.filter { $0 >= 0 }
+    }
+
+    public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
+        guard let line = outputLines[role] else {
+            throw BoardError(.other, "gpio: cannot drive \(role.rawValue): the board has no line for it")
+        }
+        do throws(GpioErrno) {
+            try line.request.set(lit)
+        } catch {
+            throw Self.failure(error, "drive", line)
+        }
+    }
+
+    public func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
+        guard let role = buttonByFD[fd], let line = buttonLines[role] else { return [] }
+        let raw: [RawEdge]
+        do throws(GpioErrno) {
+            raw = try line.request.readEdges()
+        } catch {
+            throw Self.failure(error, "read edges from", line)
+        }
+        var edges: [ButtonEdge] = []
+        edges.reserveCapacity(raw.count)
+        for e in raw {
+            if e.seqno != 0 {
+                // A request's first edge is number 1: a gap before it counts too.
+                let last = lastSeqno[role] ?? 0
+                if e.seqno > last + 1 { lostEdges += Int(e.seqno - last - 1) }
+                lastSeqno[role] = e.seqno
+            }
+            edges.append(ButtonEdge(button: role, pressed: e.active, at: Double(e.nanoseconds) / 1e9))
+        }
+        return edges
+    }
+
+    public func isPressed(_ button: ButtonRole) throws(BoardError) -> Bool {
+        guard let line = buttonLines[button] else {
+            throw BoardError(.other, "gpio: cannot read button \(button.rawValue): the board has no line for it")
+        }
+        do throws(GpioErrno) {
+            return try line.request.get()
+        } catch {
+            throw Self.failure(error, "read", line)
+        }
+    }
+
+    /// Drives every output dark, then releases every line; safe twice.
+    public func release() {
+        if released { return }
+        released = true
+        for line in outputLines.values {
+            try? line.request.set(false)
+            line.request.release()
+        }
+        for line in buttonLines.values { line.request.release() }
+        buttonByFD = [:]
+    }
+
+    private static func claim(_ name: String, for role: String, in uses: inout [String: String]) throws(BoardError) {
+        if let other = uses[name] {
+            throw BoardError(.lineAmbiguous, "gpio: cannot use line \"\(name)\" for \(role): the board already uses it for \(other)")
+        }
+        uses[name] = role
+    }
+
+    private static func quote(_ line: FoundLine) -> String { "\"\(line.name)\" on \(line.chip)" }
+
+    private static func failure(_ error: GpioErrno, _ action: String, _ line: Line) -> BoardError {
+        let cause = error.kind == .chipGone ? "\(error.words) (the chip went away)" : error.words
+        return BoardError(error.kind, "gpio: cannot \(action) line \(quote(line.found)) (\(line.what)): \(cause)")
+    }
+}

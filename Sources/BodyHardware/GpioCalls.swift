@@ -1,0 +1,153 @@
+// The one file that calls CGpiod: C results in, Swift values and errno out.
+internal import CGpiod
+import Glibc
+
+/// An errno from a GPIO call, with the kind a board error takes from it.
+struct GpioErrno: Error {
+    var code: Int32
+
+    var words: String { String(cString: strerror(code)) }
+
+    var kind: BoardError.Kind {
+        switch code {
+        // What reads and writes on a request return once its chip is removed.
+        case ENODEV, ENXIO, ESHUTDOWN: .chipGone
+        case EBUSY: .busy
+        case EACCES, EPERM: .permission
+        default: .other
+        }
+    }
+}
+
+/// One edge as the kernel gave it.
+struct RawEdge: Equatable {
+    var nanoseconds: UInt64
+    var active: Bool
+    /// 0 where the API has none (libgpiod 1.x).
+    var seqno: UInt
+}
+
+enum GpioLibrary {
+    /// 1 or 2: the libgpiod API this build compiled against.
+    static var api: Int { Int(sb_gpio_api()) }
+    static var version: String { String(cString: sb_gpio_library_version()) }
+    static var hasSeqno: Bool { sb_gpio_has_seqno() != 0 }
+}
+
+/// An open chip, for finding lines by name. The C type is `sb_gpio_chip`.
+final class GpioChip {
+    private var handle: OpaquePointer?
+    let path: String
+
+    init(path: String) throws(GpioErrno) {
+        self.path = path
+        guard let h = sb_gpio_chip_open(path) else { throw GpioErrno(code: errno) }
+        handle = h
+    }
+
+    deinit { close() }
+
+    func close() {
+        sb_gpio_chip_close(handle)
+        handle = nil
+    }
+
+    var name: String { handle.map { String(cString: sb_gpio_chip_name($0)) } ?? "" }
+    var label: String { handle.map { String(cString: sb_gpio_chip_label($0)) } ?? "" }
+    var lineCount: UInt32 { handle.map { UInt32(sb_gpio_chip_num_lines($0)) } ?? 0 }
+
+    /// Offsets of every line called `name` on this chip.
+    func offsets(named name: String) throws(GpioErrno) -> [UInt32] {
+        guard let handle else { throw GpioErrno(code: EBADF) }
+        var buffer = [UInt32](repeating: 0, count: 4)
+        let n = buffer.withUnsafeMutableBufferPointer {
+            sb_gpio_find_line(handle, name, $0.baseAddress, UInt32($0.count))
+        }
+        if n < 0 { throw GpioErrno(code: errno) }
+        // More matches than the buffer holds still count: two is already ambiguous.
+        return Array(buffer.prefix(Int(n))) + Array(repeating: UInt32.max, count: max(0, Int(n) - buffer.count))
+    }
+}
+
+/// One requested line; released on `release()` or deinit, safe twice.
+/// The C type is `sb_gpio_request`.
+final class GpioRequest {
+    private var handle: OpaquePointer?
+    /// True when the kernel debounces this input (libgpiod 2.x).
+    private(set) var kernelDebounced = false
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+
+    deinit { release() }
+
+    /// The C function is `sb_gpio_request_output`.
+    static func output(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, lit: Bool) throws(GpioErrno) -> GpioRequest {
+        guard let h = sb_gpio_request_output(chipPath, offset, consumer, activeLow ? 1 : 0, lit ? 1 : 0) else {
+            throw GpioErrno(code: errno)
+        }
+        return GpioRequest(handle: h)
+    }
+
+    /// The C function is `sb_gpio_request_input_edges`.
+    static func input(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, bias: Bias, debounceMicroseconds: UInt) throws(GpioErrno) -> GpioRequest {
+        var debounced: Int32 = 0
+        guard let h = sb_gpio_request_input_edges(chipPath, offset, consumer, activeLow ? 1 : 0, bias.cValue, debounceMicroseconds, &debounced) else {
+            throw GpioErrno(code: errno)
+        }
+        let request = GpioRequest(handle: h)
+        request.kernelDebounced = debounced != 0
+        return request
+    }
+
+    var fd: Int32 { handle.map { sb_gpio_fd($0) } ?? -1 }
+
+    func set(_ active: Bool) throws(GpioErrno) {
+        guard let handle else { throw GpioErrno(code: EBADF) }
+        if sb_gpio_set(handle, active ? 1 : 0) < 0 { throw GpioErrno(code: errno) }
+    }
+
+    func get() throws(GpioErrno) -> Bool {
+        guard let handle else { throw GpioErrno(code: EBADF) }
+        let v = sb_gpio_get(handle)
+        if v < 0 { throw GpioErrno(code: errno) }
+        return v != 0
+    }
+
+    /// Edges waiting now, at most `limit`; never blocks.
+    func readEdges(limit: Int = 64) throws(GpioErrno) -> [RawEdge] {
+        guard let handle else { throw GpioErrno(code: EBADF) }
+        var edges: [RawEdge] = []
+        var buffer = [sb_gpio_edge](repeating: sb_gpio_edge(), count: 16)
+        while edges.count < limit {
+            let n = buffer.withUnsafeMutableBufferPointer {
+                sb_gpio_read_edge_events(handle, $0.baseAddress, UInt32($0.count))
+            }
+            if n < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw GpioErrno(code: code)
+            }
+            for e in buffer.prefix(Int(n)) {
+                edges.append(RawEdge(nanoseconds: e.timestamp_ns, active: e.active != 0, seqno: e.line_seqno))
+            }
+            if n < Int32(buffer.count) { break }
+        }
+        return edges
+    }
+
+    func release() {
+        sb_gpio_release(handle)
+        handle = nil
+    }
+}
+
+extension Bias {
+    fileprivate var cValue: Int32 {
+        switch self {
+        case .asIs: Int32(SB_GPIO_BIAS_AS_IS.rawValue)
+        case .pullUp: Int32(SB_GPIO_BIAS_PULL_UP.rawValue)
+        case .pullDown: Int32(SB_GPIO_BIAS_PULL_DOWN.rawValue)
+        case .disabled: Int32(SB_GPIO_BIAS_DISABLED.rawValue)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// BodyHub: see Package.swift for what lives here.

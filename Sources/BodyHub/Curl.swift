@@ -1,0 +1,105 @@
+internal import CCurl
+internal import FoundationEssentials
+
+/// The one file that calls libcurl: one easy handle per request, made and
+/// cleaned up here on every path.
+enum Curl {
+    /// Answers larger than this are cut off as a failure: a hub's answers are small.
+    static let answerLimit = 1 << 20
+
+    /// curl_global_init is not safe to race; a global `let` runs it once.
+    private static let ready: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+    struct Request {
+        var part: String
+        var method: String
+        var url: String
+        var headers: [(String, String)]
+        var body: [UInt8]?
+        var timeout: Double
+    }
+
+    /// Performs the request, blocking the calling thread for at most `timeout` seconds.
+    static func perform(_ request: Request) -> Result<HubResponse, HubError> {
+        func failure(_ reason: HubError.Reason) -> Result<HubResponse, HubError> {
+            .failure(HubError(part: request.part, method: request.method, url: request.url, reason: reason))
+        }
+        if ready != CURLE_OK { return failure(.failed("libcurl did not start: \(words(ready))")) }
+        for (name, value) in request.headers where (name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }) {
+            return failure(.failed("the \(name) header holds a line break"))
+        }
+        guard let easy = curl_easy_init() else { return failure(.failed("libcurl could not make a handle")) }
+        defer { curl_easy_cleanup(easy) }
+
+        var list: UnsafeMutablePointer<curl_slist>? = nil
+        defer { curl_slist_free_all(list) }
+        // An empty Expect stops libcurl waiting for "100 Continue" on larger bodies.
+        for line in request.headers.map({ "\($0.0): \($0.1)" }) + ["Expect:"] {
+            guard let longer = curl_slist_append(list, line) else { return failure(.failed("out of memory for headers")) }
+            list = longer
+        }
+
+        let sink = Sink()
+        let milliseconds = max(1, Int(request.timeout * 1000))
+        var code = CURLE_OK
+        func set(_ step: @autoclosure () -> CURLcode) { if code == CURLE_OK { code = step() } }
+        set(body_curl_set_string(easy, CURLOPT_URL, request.url))
+        set(body_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(body_curl_set_string(easy, CURLOPT_PROXY, ""))  // the hub is on the house's network: no proxy from the environment
+        set(body_curl_set_long(easy, CURLOPT_NOSIGNAL, 1))  // signals and threads do not mix
+        set(body_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds))
+        set(body_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
+        set(body_curl_set_string(easy, CURLOPT_USERAGENT, "studio-body"))
+        set(body_curl_set_headers(easy, list))
+        set(body_curl_set_writer(easy, { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            let total = size * count
+            if sink.bytes.count + total > Curl.answerLimit { sink.overflowed = true; return 0 }
+            sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: total))
+            return total
+        }, Unmanaged.passUnretained(sink).toOpaque()))
+        if let body = request.body {
+            set(body.withUnsafeBytes { body_curl_set_post(easy, $0.baseAddress, $0.count) })
+        }
+        if code != CURLE_OK { return failure(.failed("libcurl refused an option: \(words(code))")) }
+
+        code = withExtendedLifetime(sink) { curl_easy_perform(easy) }
+        switch code {
+        case CURLE_OK:
+            break
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return failure(.unreachable(words(code)))
+        case CURLE_OPERATION_TIMEDOUT:
+            return failure(.timedOut(request.timeout))
+        case CURLE_WRITE_ERROR where sink.overflowed:
+            return failure(.failed("the answer is larger than \(answerLimit / 1024) KiB"))
+        default:
+            return failure(.failed(words(code)))
+        }
+        var status = 0
+        if body_curl_response_code(easy, &status) != CURLE_OK || status == 0 {
+            return failure(.failed("the answer had no status"))
+        }
+        if !(200..<300).contains(status) {
+            return failure(.status(status, errorWords(sink.bytes)))
+        }
+        return .success(HubResponse(status: status, body: sink.bytes))
+    }
+
+    private final class Sink {
+        var bytes: [UInt8] = []
+        var overflowed = false
+    }
+
+    private static func words(_ code: CURLcode) -> String {
+        String(cString: curl_easy_strerror(code))
+    }
+
+    /// The words of a `{"error": "..."}` answer, cut to 160 characters; nil for any other body.
+    private static func errorWords(_ bytes: [UInt8]) -> String? {
+        struct Answer: Decodable { var error: String }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(bytes)), !answer.error.isEmpty else { return nil }
+        return String(answer.error.prefix(160))
+    }
+}

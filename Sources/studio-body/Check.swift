@@ -1,0 +1,72 @@
+import BodyAgent
+import BodyConfig
+import BodyCore
+import BodyHardware
+
+/// `studio-body check`: says what the configuration and the board file set up,
+/// and finds every line by name without taking it (the daemon may hold them).
+enum Check {
+    static func run(_ setup: AgentSetup) -> Int32 {
+        let c = setup.config
+        var ok = true
+        say("config \(c.file): ok")
+        say("  body \"\(c.name)\" listening on \(c.listenHost):\(c.listenPort)")
+        do {
+            _ = try Files.token(c.tokenFile)
+            say("  token \(c.tokenFile): ok")
+        } catch {
+            say("  token: \(error)")
+            ok = false
+        }
+        say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(Int(c.silence)) s")
+        say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
+        say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
+        guard !setup.board.simulated else {
+            say("board sim: the simulated board, every role present (\(OutputRole.allCases.map(\.rawValue).joined(separator: ", ")); buttons \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")))")
+            return ok ? 0 : 1
+        }
+        say("board \(setup.board.file): ok (\(GpioLookup.library))")
+        let roles = setup.board.outputs.sorted { $0.key < $1.key }.map { ($0.key.rawValue, $0.value.line, $0.value.activeLow, "") }
+            + setup.board.buttons.sorted { $0.key < $1.key }.map {
+                ("button \($0.key.rawValue)", $0.value.line, $0.value.activeLow,
+                 ", bias \($0.value.bias.rawValue), debounce \(Int(($0.value.debounce * 1000).rounded())) ms")
+            }
+        do {
+            let found = try GpioLookup.find(roles.map(\.1))
+            for (role, name, activeLow, extra) in roles {
+                let place = found[name].map { "\($0.chip) line \($0.offset)" } ?? "not found"
+                say("  \(role.padding(15)) \"\(name)\" on \(place), active \(activeLow ? "low" : "high")\(extra)")
+            }
+        } catch {
+            say("  lines: \(error.words)")
+            ok = false
+        }
+        return ok ? 0 : 1
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
+/// `studio-body lamp-off`: for ExecStopPost, so a crashed daemon never leaves
+/// the lamp claiming On Air. It takes only the outputs, drives them dark, lets go.
+enum LampOff {
+    static func run(_ setup: AgentSetup) -> Int32 {
+        guard !setup.board.simulated else {
+            say("lamp-off: the simulated board has no lamp to darken")
+            return 0
+        }
+        do {
+            let board = try GpioBoard(
+                outputs: setup.board.outputs.mapValues { LineWiring(name: $0.line, activeLow: $0.activeLow) },
+                buttons: [:], consumer: "studio-body lamp-off")
+            for role in board.outputs { try board.drive(role, lit: false) }
+            board.release()
+            say("lamp-off: \(board.outputs.map(\.rawValue).joined(separator: ", ")) driven dark and released")
+            return 0
+        } catch {
+            fail("lamp-off: \(error.words)")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Glibc
+import BodyAgent
+import BodyConfig
+import BodyCore
+import DemoHub
+
+/// `studio-body demo`: the body on the simulated board beside a small hub that
+/// behaves like Oriel, so a newcomer can press the sim buttons and watch the
+/// lamp follow. The hub lives in DemoHub, apart from the body's code.
+enum Demo {
+    static func run(port: UInt16, version: String) -> Int32 {
+        var template = Array("/tmp/studio-body-demo-XXXXXX".utf8CString)
+        guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
+            fail("demo: cannot make a folder in /tmp: \(String(cString: strerror(errno)))")
+        }
+        let token = (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
+        let tokenFile = dir + "/token"
+        let fd = open(tokenFile, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { fail("demo: cannot write \(tokenFile): \(String(cString: strerror(errno)))") }
+        var bytes = Array((token + "\n").utf8)
+        _ = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        let text = """
+        [body]
+        name = studio
+        listen = 127.0.0.1:\(port)
+        token-file = \(tokenFile)
+        [oriel]
+        silence = 60s
+        [board]
+        file = sim
+        """
+        let config: BodyConfig
+        do { config = try BodyConfig.parse(text, file: dir + "/body.conf") } catch { fail(error.description) }
+        do {
+            let agent = try Agent(AgentSetup(config: config, board: .sim, token: token, version: version))
+            try agent.start()
+            let url = "http://127.0.0.1:\(agent.port)"
+            say("""
+
+            studio-body demo: the body runs on the simulated board, with a demo hub standing in for Oriel.
+            Open this in a browser:
+
+                \(url)/sim?token=\(token)
+
+            Press "On Air" twice (within 5 s): the first press arms (amber LED), the second asks the hub,
+            the amber LED blinks while asking, and the lamp lights when the hub says On Air is on.
+            The hub refuses every fourth request, to show how a refusal looks. Ctrl-C stops.
+            curl works too:  curl -H 'Authorization: Bearer \(token)' \(url)/status
+
+            """)
+            let hub = DemoHub(bodyURL: url, token: token, log: { words in say(words) })
+            hub.start()
+            agent.run()
+            hub.stop()
+            return 0
+        } catch {
+            fail(error.description)
+        }
+    }
+}

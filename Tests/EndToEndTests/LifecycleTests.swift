@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// Oriel's silence, the hello, the stop, and the command line.
+@Suite("lifecycle")
+struct LifecycleTests {
+    @Test("after oriel.silence with neither push nor poll, On Air becomes unread in words")
+    func silence() async throws {
+        let body = try BodyProcess(silence: "3s")
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        await pause(1.5)
+        _ = try await body.ears()          // a poll is a heartbeat
+        let polled = Date()
+        await pause(2.0)
+        #expect(try await body.onair().string("value") == "on", "heard 2 s ago")
+        await pause(4.0 - Date().timeIntervalSince(polled))
+        let status = try await body.status()
+        #expect(status.object("onair").string("value") == "unknown")
+        #expect(status.object("onair").string("unread") == "Oriel has not been heard from in 3 s")
+        #expect(status.object("oriel").bool("silent") == true)
+    }
+
+    @Test("with the default 60 s silence, the body is still reading the state after 3 s of quiet")
+    func defaultSilence() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        await pause(3)
+        #expect(try await body.onair().string("value") == "on")
+        #expect(try await body.status().object("oriel").bool("silent") == false)
+    }
+
+    @Test("hello at start, with the token and the body's boot id")
+    func helloAtStart() async throws {
+        let oriel = try FakeOriel()
+        let body = try BodyProcess(oriel: oriel.url)
+        #expect(await eventually(within: 5) { !oriel.hellos.isEmpty })
+        let hello = try #require(oriel.hellos.first)
+        #expect(hello.path == "/api/bodies/hello")
+        #expect(hello.authorization == "Bearer \(body.token)")
+        #expect(hello.body["name"] as? String == "studio")
+        #expect((hello.body["boot"] as? String)?.isEmpty == false)
+        #expect(hello.body["url"] as? String == "http://127.0.0.1:\(body.port)")
+        await pause(2)
+        #expect(oriel.hellos.count == 1, "one hello when it is answered")
+    }
+
+    @Test("hello backs off while Oriel fails (1, 2, 4 s with jitter) and logs the failure once")
+    func helloBackoff() async throws {
+        let oriel = try FakeOriel()
+        oriel.answer(500)
+        let body = try BodyProcess(oriel: oriel.url)
+        #expect(await eventually(within: 12) { oriel.hellos.count >= 4 })
+        let times = oriel.hellos.map(\.at)
+        let gaps = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }
+        #expect(gaps[0] >= 0.9 && gaps[0] <= 1.6, "\(gaps)")
+        #expect(gaps[1] >= 1.9 && gaps[1] <= 2.8, "\(gaps)")
+        #expect(gaps[2] >= 3.9 && gaps[2] <= 5.3, "\(gaps)")
+        let failures = body.log.components(separatedBy: "\n").filter { $0.contains("hello") && $0.contains("500") }
+        #expect(failures.count == 1, "\(failures)")
+    }
+
+    @Test("hello goes at once when Oriel comes back and calls, not at the next retry")
+    func helloWhenOrielReturns() async throws {
+        let port = try FakeOriel.closedPort()
+        let body = try BodyProcess(oriel: "http://127.0.0.1:\(port)")
+        await pause(4)   // retries at about 1, 3 and 7 s: the next one is ~3 s away
+        #expect(body.log.contains("Couldn't connect") || body.log.contains("connect"), "\(body.log)")
+        let oriel = try FakeOriel(port: port)
+        let back = Date()
+        _ = try await body.ears()        // Oriel polls: it is back
+        #expect(await eventually(within: 1.5) { !oriel.hellos.isEmpty })
+        #expect(Date().timeIntervalSince(back) < 1.5)
+    }
+
+    @Test("hello again after a silence")
+    func helloAfterSilence() async throws {
+        let oriel = try FakeOriel()
+        let body = try BodyProcess(oriel: oriel.url, silence: "2s")
+        #expect(await eventually(within: 5) { oriel.hellos.count == 1 })
+        try await body.push(#"{"onair":{"on":false}}"#)
+        #expect(await eventually(within: 6) { oriel.hellos.count == 2 })
+        #expect(try await body.onair().string("unread") == "Oriel has not been heard from in 2 s")
+    }
+
+    @Test("SIGTERM answers a waiting poll, and the body exits 0 within 2 s")
+    func sigterm() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        #expect(try await body.status().object("lines").bool("lamp") == true)
+        async let waiting = body.get("/ears?after=\(UInt64.max / 2)&wait=30", timeout: 10)
+        await pause(0.3)
+        let start = Date()
+        let code = body.terminate()
+        let poll = try await waiting
+        #expect(code == 0)
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(poll.status == 200)
+        #expect(body.log.contains("darkening the lamp"))
+    }
+
+    @Test("check on a broken configuration prints one line naming file:line")
+    func checkBroken() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("studio-body-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let conf = dir.appendingPathComponent("body.conf")
+        try "[body]\nname = studio\nlisten = 0.0.0.0:notaport\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
+        let (code, out, err) = try run(["check", "--config", conf.path])
+        #expect(code != 0)
+        #expect(out.isEmpty)
+        let lines = err.split(separator: "\n")
+        #expect(lines.count == 1, "\(err)")
+        #expect(lines.first?.contains("body.conf:3:") == true, "\(err)")
+    }
+
+    @Test("a token file that others can read is refused in words")
+    func tokenMode() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("studio-body-token-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let token = dir.appendingPathComponent("token")
+        try "0123456789abcdef0123\n".write(to: token, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: token.path)
+        let conf = dir.appendingPathComponent("body.conf")
+        try "[body]\nlisten = 127.0.0.1:0\ntoken-file = \(token.path)\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
+        let (code, _, err) = try run(["--config", conf.path])
+        #expect(code == 1)
+        #expect(err.contains("readable by others"), "\(err)")
+    }
+
+    @Test("--version prints the version")
+    func version() throws {
+        let (code, out, _) = try run(["--version"])
+        #expect(code == 0)
+        #expect(out.hasPrefix("studio-body "))
+    }
+
+    func run(_ args: [String]) throws -> (Int32, String, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: BodyProcess.binary)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+
+/// The lamp, the two-press and asking (DESIGN rules 1-6), through the real binary.
+@Suite("On Air, end to end")
+struct OnAirTests {
+    @Test("at start the state is unknown, unread in words, and the lamp flashes the unread pattern")
+    func startState() async throws {
+        let body = try BodyProcess()
+        let onair = try await body.onair()
+        #expect(onair.string("value") == "unknown")
+        #expect(onair.string("unread") == "Oriel has not said whether On Air is on")
+        // 0.2 s lit every 2 s: sampled for 4.2 s, about a tenth of the samples are lit, in two bursts.
+        var samples: [Bool] = []
+        let start = Date()
+        while Date().timeIntervalSince(start) < 4.2 {
+            samples.append(try await body.status().object("lines").bool("lamp") ?? false)
+            await pause(0.03)
+        }
+        let lit = samples.filter { $0 }.count
+        let bursts = zip(samples, samples.dropFirst()).filter { !$0 && $1 }.count + (samples.first == true ? 1 : 0)
+        #expect(lit > 0 && Double(lit) < Double(samples.count) * 0.25, "lit \(lit) of \(samples.count)")
+        #expect(bursts >= 2 && bursts <= 3, "bursts \(bursts)")
+    }
+
+    @Test("pushes of on, off and unread drive the lamp")
+    func pushesDriveTheLamp() async throws {
+        let body = try BodyProcess()
+        var answer = try await body.push(#"{"onair":{"on":true,"phase":"live","by":"dad","since":"2026-11-04T17:50:00Z"}}"#)
+        #expect(answer.status == 200)
+        #expect(answer.json.object("lines").bool("lamp") == true)
+        #expect(answer.json.object("onair").string("stage") == "LIVE")
+        answer = try await body.push(#"{"onair":{"on":false}}"#)
+        #expect(answer.json.object("lines").bool("lamp") == false)
+        #expect(answer.json.object("onair").string("value") == "off")
+        answer = try await body.push(#"{"onair":{"on":true,"unread":"Oriel cannot read cwkPippa"}}"#)
+        #expect(answer.json.object("onair").string("value") == "unknown")
+        #expect(answer.json.object("onair").string("unread") == "Oriel cannot read cwkPippa")
+        #expect(answer.json.object("onair")["on"] is NSNull)
+    }
+
+    @Test("a graze (two presses 100 ms apart) only arms")
+    func graze() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":false}}"#)
+        try await body.press("onair")
+        await pause(0.1)
+        try await body.press("onair")
+        await pause(0.2)
+        #expect(try await body.onair().string("value") == "armed")
+        #expect(try await body.status().object("lines").bool("armed-led") == true)
+        #expect(try await body.ears().items().isEmpty)
+    }
+
+    @Test("a deliberate second press queues exactly one item that a waiting long poll receives promptly")
+    func deliberateSecondPress() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":false}}"#)
+        let next = try await body.ears()["next"] as? UInt64 ?? 0
+        async let waiting = body.get("/ears?after=\(next)&wait=20", timeout: 30)
+        await pause(0.3)
+        try await body.press("onair")
+        await pause(0.6)
+        let pressedAt = Date()
+        try await body.press("onair")
+        let answer = try await waiting
+        let delay = Date().timeIntervalSince(pressedAt)
+        #expect(delay < 2, "the poll answered \(delay) s after the press")
+        let items = answer.json.items()
+        #expect(items.count == 1)
+        #expect(items.first?.string("kind") == "onair")
+        #expect(items.first?.bool("on") == true)
+        #expect(items.first?.string("by") == "studio")
+        #expect((items.first?["seq"] as? UInt64 ?? 0) > next)
+        #expect(try await body.onair().string("value") == "asking")
+    }
+
+    @Test("an item stays until a poll acknowledges it with after")
+    func acknowledgement() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        try await body.press("kill")
+        await pause(0.6)
+        try await body.press("kill")
+        await pause(0.2)
+        let first = try await body.ears(after: 0)
+        #expect(first.items().count == 1)
+        let again = try await body.ears(after: 0)
+        #expect(again.items().count == 1, "not acknowledged yet: still there")
+        let seq = first.items()[0]["seq"] as? UInt64 ?? 0
+        let acked = try await body.ears(after: seq)
+        #expect(acked.items().isEmpty)
+        #expect(try await body.ears(after: 0).items().isEmpty, "gone once acknowledged")
+        #expect(first.string("boot")?.isEmpty == false)
+    }
+
+    @Test("an answered error for the request is shown for 12 s, then cleared")
+    func answeredError() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":false}}"#)
+        try await body.press("onair"); await pause(0.6); try await body.press("onair"); await pause(0.2)
+        let id = try await body.ears().items().first?.string("id") ?? "?"
+        let shownAt = Date()
+        try await body.push(#"{"onair":{"on":false,"answered":{"id":"\#(id)","error":"cwkPippa refused: the studio is booked"}}}"#)
+        let onair = try await body.onair()
+        #expect(onair.string("problem") == "cwkPippa refused: the studio is booked")
+        #expect(onair.string("value") == "off")
+        #expect(onair["asked"] is NSNull)
+        await pause(11.0 - Date().timeIntervalSince(shownAt))
+        #expect(try await body.onair().string("problem") == "cwkPippa refused: the studio is booked", "still shown at 11 s")
+        await pause(13.0 - Date().timeIntervalSince(shownAt))
+        #expect(try await body.onair()["problem"] is NSNull, "cleared after 12 s")
+    }
+
+    @Test("a request Oriel does not carry runs out at 15 s, says so, and is withdrawn from the outbox")
+    func silenceRunsOut() async throws {
+        let body = try BodyProcess(silence: "120s")
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        try await body.press("onair"); await pause(0.6); try await body.press("onair")
+        let askedAt = Date()
+        await pause(0.2)
+        #expect(try await body.ears().items().count == 1)
+        await pause(14.0 - Date().timeIntervalSince(askedAt))
+        #expect(try await body.onair().string("value") == "asking", "still asking at 14 s")
+        await pause(15.8 - Date().timeIntervalSince(askedAt))
+        let onair = try await body.onair()
+        #expect(onair.string("value") == "on")
+        #expect(onair.string("problem") == "Oriel did not end On Air within 15 s")
+        #expect(try await body.ears().items().isEmpty, "withdrawn: nothing acts on a press already reported unanswered")
+    }
+
+    @Test("a state that moves under an armed control disarms it")
+    func stateMovesUnderArming() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":false}}"#)
+        try await body.press("onair")
+        await pause(0.2)
+        #expect(try await body.onair().string("value") == "armed")
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        #expect(try await body.onair().string("value") == "on")
+        try await body.press("onair")
+        await pause(0.2)
+        #expect(try await body.onair().string("value") == "armed", "the next press starts over")
+        #expect(try await body.ears().items().isEmpty)
+    }
+
+    @Test("an unread state answers a press with its reason and does not arm")
+    func unreadPress() async throws {
+        let body = try BodyProcess()
+        try await body.press("onair")
+        await pause(0.2)
+        #expect(try await body.onair().string("value") == "unknown")
+        #expect(body.log.contains("Oriel has not said whether On Air is on"))
+    }
+
+    @Test("with action = end-only a press while off does nothing and says why")
+    func endOnly() async throws {
+        let body = try BodyProcess(board: """
+            [board]
+            kind = sim
+            [lamp]
+            line = SIM-LAMP
+            [armed-led]
+            line = SIM-ARMED
+            [button onair]
+            line = SIM-ONAIR
+            action = end-only
+            """)
+        try await body.push(#"{"onair":{"on":false}}"#)
+        try await body.press("onair")
+        await pause(0.2)
+        #expect(try await body.onair().string("value") == "off")
+        #expect(body.log.contains("only ends On Air"))
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        try await body.press("onair"); await pause(0.6); try await body.press("onair"); await pause(0.2)
+        let items = try await body.ears().items()
+        #expect(items.count == 1)
+        #expect(items.first?.bool("on") == false)
+    }
+
+    @Test("Wrap up shows only while live or solo play, and its press asks for the wrapup stage")
+    func wrapUp() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":true,"phase":"prep"}}"#)
+        #expect(try await body.status().object("wrapup").string("value") == "hidden")
+        try await body.push(#"{"onair":{"on":true,"phase":"solo_play"}}"#)
+        #expect(try await body.status().object("wrapup").string("value") == "ready")
+        try await body.press("wrapup"); await pause(0.6); try await body.press("wrapup"); await pause(0.2)
+        let items = try await body.ears().items()
+        #expect(items.count == 1)
+        #expect(items.first?.string("kind") == "stage")
+        #expect(items.first?.string("stage") == "wrapup")
+        #expect(try await body.status().object("wrapup").string("value") == "asking")
+        try await body.push(#"{"onair":{"on":true,"phase":"wrapup"}}"#)
+        #expect(try await body.status().object("wrapup").string("value") == "hidden")
+    }
+
+    @Test("the eyes kill asks with an eyes_kill item")
+    func eyesKill() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":false},"eyes":{"red":true,"names":["studio camera"],"mode":"manual"}}"#)
+        try await body.press("kill"); await pause(0.6); try await body.press("kill"); await pause(0.2)
+        let items = try await body.ears().items()
+        #expect(items.map { $0.string("kind") } == ["eyes_kill"])
+        #expect(try await body.status().object("eyes").string("kill") == "asking")
+        try await body.push(#"{"eyes":{"red":true,"killing":true}}"#)
+        #expect(try await body.status().object("eyes").string("kill") == "ready")
+    }
+
+    @Test("a push without an onair object keeps the state")
+    func absentOnAirKeeps() async throws {
+        let body = try BodyProcess()
+        try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        try await body.push(#"{"eyes":{"red":false}}"#)
+        #expect(try await body.onair().string("value") == "on")
+        try await body.push(#"{"onair":"nonsense"}"#)
+        #expect(try await body.onair().string("value") == "on")
+    }
+}

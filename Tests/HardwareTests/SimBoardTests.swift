@@ -1,0 +1,52 @@
+import BodyCore
+import BodyHardware
+import Glibc
+import Testing
+
+// The simulated board needs no hardware: these run everywhere.
+@Suite("SimBoard: presses through the same descriptor path as real edges")
+struct SimBoardTests {
+    @Test("a press is a down edge then an up edge 0.1 s later, read from the board's fd")
+    func press() throws {
+        let board = try SimBoard()
+        defer { board.release() }
+        let fd = try #require(board.edgeDescriptors.first)
+        #expect(waitReadable(fd, ms: 0) == 0)
+        board.press(.kill, at: 100)
+        #expect(waitReadable(fd, ms: 0) & Int16(POLLIN) != 0)
+        #expect(try board.readEdges(from: fd) == [
+            ButtonEdge(button: .kill, pressed: true, at: 100),
+            ButtonEdge(button: .kill, pressed: false, at: 100 + SimBoard.pressLength),
+        ])
+        #expect(waitReadable(fd, ms: 0) == 0)
+        #expect(try board.readEdges(from: fd) == [])
+    }
+
+    @Test("every role is present and outputs keep the level driven")
+    func outputs() throws {
+        let board = try SimBoard()
+        #expect(board.outputs == OutputRole.allCases)
+        #expect(board.buttons == ButtonRole.allCases)
+        #expect(board.found.count == OutputRole.allCases.count + ButtonRole.allCases.count)
+        #expect(board.level(.lamp) == false)
+        try board.drive(.lamp, lit: true)
+        #expect(board.level(.lamp))
+        #expect(board.level(.armedLED) == false)
+        board.release()
+        #expect(board.level(.lamp) == false)
+        #expect(board.edgeDescriptors.isEmpty)
+        #expect(throws: BoardError.self) { try board.drive(.lamp, lit: true) }
+        board.release()
+    }
+
+    @Test("a held button reads as pressed until let go")
+    func hold() throws {
+        let board = try SimBoard()
+        defer { board.release() }
+        board.set(.onair, pressed: true, at: 5)
+        #expect(try board.isPressed(.onair))
+        board.set(.onair, pressed: false, at: 20)
+        #expect(try board.isPressed(.onair) == false)
+        #expect(try board.readEdges(from: board.edgeDescriptors[0]).map(\.pressed) == [true, false])
+    }
+}

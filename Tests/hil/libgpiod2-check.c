@@ -1,0 +1,143 @@
+/* Proves libgpiod 2.x (the prefix from libgpiod2-prefix) against gpio-sim in
+ * the HIL guest: an output seen on the simulator, an edge with a monotonic
+ * timestamp and sequence number, and the kernel's debounce folding bounce.
+ * Usage: libgpiod2-check CHIP OUT_NAME OUT_SIMDIR IN_NAME IN_SIMDIR
+ * Prints "ok - ..." / "not ok - ..." lines; exits 1 if any failed. */
+#include <gpiod.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failed;
+
+static void check(int cond, const char *what, long long detail)
+{
+	printf("%s - libgpiod %s: %s (%lld)\n", cond ? "ok" : "not ok", gpiod_api_version(), what, detail);
+	if (!cond)
+		failed = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + t.tv_nsec;
+}
+
+static int sim_read(const char *dir)
+{
+	char p[512];
+	int v = -1;
+	snprintf(p, sizeof p, "%s/value", dir);
+	FILE *f = fopen(p, "r");
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void sim_pull(const char *dir, const char *pull)
+{
+	char p[512];
+	snprintf(p, sizeof p, "%s/pull", dir);
+	FILE *f = fopen(p, "w");
+	if (f) {
+		fputs(pull, f);
+		fclose(f);
+	}
+}
+
+static struct gpiod_line_request *request(struct gpiod_chip *chip, unsigned int off,
+					  struct gpiod_line_settings *s)
+{
+	struct gpiod_line_config *lc = gpiod_line_config_new();
+	struct gpiod_request_config *rc = gpiod_request_config_new();
+	struct gpiod_line_request *req = NULL;
+	if (lc && rc && gpiod_line_config_add_line_settings(lc, &off, 1, s) == 0) {
+		gpiod_request_config_set_consumer(rc, "hil-check");
+		req = gpiod_chip_request_lines(chip, rc, lc);
+	}
+	gpiod_request_config_free(rc);
+	gpiod_line_config_free(lc);
+	return req;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 6) {
+		fprintf(stderr, "usage: %s CHIP OUT_NAME OUT_SIMDIR IN_NAME IN_SIMDIR\n", argv[0]);
+		return 2;
+	}
+	struct gpiod_chip *chip = gpiod_chip_open(argv[1]);
+	if (!chip) {
+		perror("libgpiod2-check: cannot open chip");
+		return 1;
+	}
+	int out = gpiod_chip_get_line_offset_from_name(chip, argv[2]);
+	int in = gpiod_chip_get_line_offset_from_name(chip, argv[4]);
+	check(out >= 0 && in >= 0, "lines found by name", out);
+	if (out < 0 || in < 0)
+		return 1;
+
+	struct gpiod_line_settings *s = gpiod_line_settings_new();
+	gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_OUTPUT);
+	gpiod_line_settings_set_output_value(s, GPIOD_LINE_VALUE_ACTIVE);
+	struct gpiod_line_request *req = request(chip, out, s);
+	check(req != NULL, "output requested", out);
+	check(sim_read(argv[3]) == 1, "driven output reads 1 on the simulator", sim_read(argv[3]));
+	gpiod_line_request_release(req);
+	check(sim_read(argv[3]) == 0, "released output falls back to pull-down", sim_read(argv[3]));
+
+	gpiod_line_settings_reset(s);
+	gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_INPUT);
+	gpiod_line_settings_set_edge_detection(s, GPIOD_LINE_EDGE_BOTH);
+	gpiod_line_settings_set_event_clock(s, GPIOD_LINE_CLOCK_MONOTONIC);
+	gpiod_line_settings_set_debounce_period_us(s, 10000);
+	req = request(chip, in, s);
+	check(req != NULL, "input with edges and 10 ms debounce requested", in);
+	if (!req)
+		return 1;
+	struct gpiod_edge_event_buffer *buf = gpiod_edge_event_buffer_new(16);
+
+	uint64_t t0 = mono_ns();
+	sim_pull(argv[5], "pull-up");
+	uint64_t t1 = mono_ns();
+	int n = 0;
+	if (gpiod_line_request_wait_edge_events(req, 2000000000LL) > 0)
+		n = gpiod_line_request_read_edge_events(req, buf, 16);
+	struct gpiod_edge_event *e = n > 0 ? gpiod_edge_event_buffer_get_event(buf, 0) : NULL;
+	check(n == 1 && gpiod_edge_event_get_event_type(e) == GPIOD_EDGE_EVENT_RISING_EDGE,
+	      "one rising edge", n);
+	if (e) {
+		uint64_t ts = gpiod_edge_event_get_timestamp_ns(e);
+		/* With debounce the kernel stamps the edge when it settles. */
+		check(ts >= t0 && ts <= t1 + 100000000u, "timestamp is CLOCK_MONOTONIC", (long long)(ts - t0));
+		check(gpiod_edge_event_get_line_seqno(e) == 1, "first line sequence number is 1",
+		      (long long)gpiod_edge_event_get_line_seqno(e));
+	}
+
+	/* Bounce: three changes well inside 10 ms settle as one falling edge. */
+	sim_pull(argv[5], "pull-down");
+	sim_pull(argv[5], "pull-up");
+	sim_pull(argv[5], "pull-down");
+	int total = 0, falling = 0;
+	while (gpiod_line_request_wait_edge_events(req, 300000000LL) > 0) {
+		n = gpiod_line_request_read_edge_events(req, buf, 16);
+		for (int i = 0; i < n; i++) {
+			total++;
+			e = gpiod_edge_event_buffer_get_event(buf, i);
+			falling += gpiod_edge_event_get_event_type(e) == GPIOD_EDGE_EVENT_FALLING_EDGE;
+		}
+	}
+	check(total == 1 && falling == 1, "bounce within debounce gives one falling edge", total);
+
+	gpiod_edge_event_buffer_free(buf);
+	gpiod_line_request_release(req);
+	gpiod_line_settings_free(s);
+	gpiod_chip_close(chip);
+	return failed;
+}
