@@ -73,6 +73,17 @@ final class GpsdFixture: @unchecked Sendable {
         return UInt16(bigEndian: addr.sin_port)
     }
 
+    /// True when the NMEA log gpsfake plays has an RMC with a fix at `epoch` (to the hundredth).
+    func logHasFix(at epoch: Double) -> Bool {
+        var t = time_t(epoch.rounded(.down))
+        var tm = tm()
+        gmtime_r(&t, &tm)
+        let hundredths = Int(((epoch - Double(t)) * 100).rounded())
+        let stamp = String(format: "$GPRMC,%02d%02d%02d.%02d,A,", tm.tm_hour, tm.tm_min, tm.tm_sec, hundredths)
+        let nmea = (try? String(contentsOf: dir.appendingPathComponent("receiver.nmea"), encoding: .utf8)) ?? ""
+        return nmea.contains(stamp)
+    }
+
     /// gpsd's own log so far.
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
