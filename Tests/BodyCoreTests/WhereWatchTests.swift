@@ -157,6 +157,49 @@ struct WhereWatchTests {
         #expect(w.isEmpty)
     }
 
+    @Test("a DEVICE keeps the cycle DEVICES gave and adds the driver")
+    func deviceMerge() {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        _ = w.take(.devices([GpsDevice(path: "/dev/ttyACM0", cycle: 2)]), arrivedAt: Self.wall, at: 100)
+        _ = w.take(.device(GpsDevice(path: "/dev/ttyACM0", driver: "u-blox")), arrivedAt: Self.wall, at: 100.5)
+        _ = w.take(tpv(eph: nil), arrivedAt: Self.wall, at: 101)
+        #expect(w.nextWake == 103)
+        guard case .place(let p) = w.expire(at: 103).first?.answer else { Issue.record("no place"); return }
+        #expect(p.source == "/dev/ttyACM0 (u-blox)")
+    }
+
+    @Test("a receiver gpsd only now attaches counts once it reports")
+    func lateReceiver() {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        _ = w.take(.devices([]), arrivedAt: Self.wall, at: 100)
+        _ = w.take(.fix(GpsFix(mode: 1, device: "/dev/pts/3")), arrivedAt: Self.wall, at: 101)
+        #expect(w.expire(at: 115).map(\.answer) == [.noFreshFix(.noFix)])
+    }
+
+    @Test("gpsd gone while a fix without an estimate is held: that fix answers")
+    func lostWhileHolding() {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        _ = w.take(tpv(eph: nil), arrivedAt: Self.wall, at: 101)
+        guard case .place(let p) = w.lost().first?.answer else { Issue.record("no place"); return }
+        #expect(p.accuracyM == nil && p.lat == 52.520008)
+    }
+
+    @Test("a place needs a position and a time; the source falls back to gpsd's receiver")
+    func placeFromFix() {
+        #expect(WherePlace(fix: GpsFix(mode: 3, time: Self.wall, latitude: 1), receiver: nil) == nil)
+        let bare = GpsFix(mode: 2, time: Self.wall, latitude: 1, longitude: 2, altitudeHAE: 50)
+        #expect(WherePlace(fix: bare, receiver: nil)?.source == "gpsd")
+        #expect(WherePlace(fix: bare, receiver: GpsDevice(path: "/dev/ttyUSB0"))?.source == "/dev/ttyUSB0")
+        var threeD = bare
+        threeD.mode = 3
+        #expect(WherePlace(fix: threeD, receiver: nil)?.altitude == 50)
+        #expect(GpsDevice(path: "x", driver: "", cycle: 0).driver == nil)
+        #expect(GpsDevice(path: "x", driver: "", cycle: -1).cycle == nil)
+    }
+
     @Test("refusal words and statuses")
     func refusals() {
         #expect(WhereAnswer.notAllowed.status == 403)
