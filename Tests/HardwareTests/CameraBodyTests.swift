@@ -153,6 +153,44 @@ final class CameraBodyTests {
     }
 }
 
+extension CameraBodyTests {
+    @Test("a camera press asks to open the eyes; Oriel's push that follows, for the tap, starts the preview")
+    func cameraPress() throws {
+        let press = try body.post("/sim/press?button=camera", json: "")
+        #expect(press.status == 200)
+        var items: [[String: Any]] = []
+        let deadline = CameraHIL.now() + 5
+        while items.isEmpty && CameraHIL.now() < deadline {
+            let ears = try body.get("/ears?after=0&wait=1")
+            let doc = try JSONSerialization.jsonObject(with: Data(ears.body)) as? [String: Any]
+            items = doc?["items"] as? [[String: Any]] ?? []
+        }
+        let item = try #require(items.first { $0["kind"] as? String == "eyes" }, "no eyes item in \(items)")
+        #expect(item["open"] as? Bool == true)
+        // No closed push came first: the body's own ask is what makes this an opening.
+        try body.push(open: true, why: "Dad's tap on the studio body", until: Date().timeIntervalSince1970 + 60)
+        #expect(try preview().running == "running")
+        #expect(try body.get("/preview.jpg").status == 200)
+    }
+
+    @Test("the eye LED is lit while Oriel says red, blinks while every eye is closing, and is dark otherwise")
+    func eyeLED() throws {
+        func lit() throws -> Bool? { (try body.status()["lines"] as? [String: Any])?["eye-led"] as? Bool }
+        try body.pushEyes(["open": false, "red": true])
+        #expect(try lit() == true)
+        try body.pushEyes(["open": false, "red": false])
+        #expect(try lit() == false)
+        try body.pushEyes(["open": false, "red": true, "killing": true])
+        var seen = Set<Bool>()
+        let until = CameraHIL.now() + 2.5
+        while CameraHIL.now() < until {
+            if let l = try lit() { seen.insert(l) }
+            usleep(50_000)
+        }
+        #expect(seen == [true, false], "the eye LED did not blink while closing: \(seen)")
+    }
+}
+
 /// The real binary on loopback with `[camera]` configured and the sim board.
 final class CameraBody: @unchecked Sendable {
     let token = "camera-hil-token-0123456789"
@@ -226,6 +264,10 @@ final class CameraBody: @unchecked Sendable {
         var eyes: [String: Any] = ["open": open, "red": open]
         if let why { eyes["why"] = why }
         if let until { eyes["until"] = until }
+        try pushEyes(eyes)
+    }
+
+    func pushEyes(_ eyes: [String: Any]) throws {
         let data = try JSONSerialization.data(withJSONObject: ["eyes": eyes])
         let r = try post("/face", json: String(decoding: data, as: UTF8.self))
         guard r.status == 200 else { throw ClientError("push answered \(r.status): \(String(decoding: r.body, as: UTF8.self))") }
