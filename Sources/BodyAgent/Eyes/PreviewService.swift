@@ -20,6 +20,10 @@ public final class PreviewService {
     private var waiting: [UInt64: (reply: HTTPReply, timer: EventLoop.TimerID)] = [:]
     private var nextWaiting: UInt64 = 0
     private var stoppedWhy: String
+    /// Wakeups in a row that brought no frame: a descriptor that keeps saying
+    /// "readable" without frames must not spin the loop.
+    private var idleWakeups = 0
+    static let idleWakeupLimit = 500
     private var logged: String?
 
     /// How long `/preview.jpg` waits for a first frame after the camera opened.
@@ -46,7 +50,11 @@ public final class PreviewService {
         stoppedWhy = device == nil ? "no camera configured" : "the eyes are closed"
     }
 
-    deinit { stop(why: "the body is stopping") }
+    // Releases the device without telling anyone: the owner is going away too.
+    deinit {
+        if let watch { loop.unwatch(watch) }
+        camera?.close()
+    }
 
     public var running: Bool { camera != nil }
 
@@ -75,6 +83,7 @@ public final class PreviewService {
             let opened = try Camera.open(path: device, width: width, height: height, fps: fps)
             watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
             camera = opened
+            idleWakeups = 0
             say("eyes: preview running: \(opened.format) (\(why))")
             onChange?()
         } catch let error as CameraError {
@@ -136,7 +145,16 @@ public final class PreviewService {
             onGone?(why)
             return
         }
-        guard let frame else { return }
+        guard let frame else {
+            idleWakeups += 1
+            if idleWakeups >= PreviewService.idleWakeupLimit {
+                let why = "camera: \(camera.path) keeps waking the loop without frames"
+                stop(why: why)
+                onGone?(why)
+            }
+            return
+        }
+        idleWakeups = 0
         latest = frame
         for w in waiting.values {
             loop.cancel(w.timer)
