@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <sys/epoll.h>   // the server nests MHD's epoll fd with its own wake-up eventfd
+#include <sys/eventfd.h>
 #include <microhttpd.h>
 
 /// Where MHD's error log goes: one formatted message at a time.
@@ -41,9 +43,10 @@ static inline struct MHD_Daemon *body_mhd_start(
     unsigned int connection_limit) {
     return MHD_start_daemon(
         flags, port, NULL, NULL, handler, handler_context,
+        // First, so MHD's own complaints about later options reach our log too.
+        MHD_OPTION_EXTERNAL_LOGGER, body_mhd_log_trampoline, (void *)log,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-        MHD_OPTION_EXTERNAL_LOGGER, body_mhd_log_trampoline, (void *)log,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_END);

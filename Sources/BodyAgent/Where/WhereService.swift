@@ -1,0 +1,125 @@
+import BodyCore
+import BodyHardware
+
+/// `GET /where` (DESIGN rule 8, section 6): watches gpsd only while at least
+/// one request waits, shares that one watch among every waiting request,
+/// answers each with its own result, and closes the watch when the last is
+/// answered. Runs on the event loop's thread, like everything that holds state.
+public final class WhereService {
+    public typealias Answer = (_ status: Int, _ json: [UInt8]) -> Void
+
+    /// A person's consent in the configuration; without it every request gets 403.
+    public let allowed: Bool
+    /// True while a gpsd session (and so a watch) is open.
+    public var watching: Bool { session != nil }
+
+    private let loop: EventLoop
+    private let host: String
+    private let port: UInt16
+    private let log: (String) -> Void
+
+    private var session: GpsdSession?
+    private var socketWatch: EventLoop.WatchID?
+    private var timer: EventLoop.TimerID?
+    private var timerDue: Double?
+    private var watch = WhereWatch()
+    private var waiting: [WhereWatch.Ticket: Answer] = [:]
+    /// The last problem logged, so a repeat is not logged again.
+    private var problem: String?
+
+    public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16, log: @escaping (String) -> Void) {
+        self.loop = loop
+        self.allowed = allowed
+        self.host = host
+        self.port = port
+        self.log = log
+    }
+
+    /// One `GET /where`. `answer` is called exactly once, on the loop thread:
+    /// at once for 403 and 503, else when a fix, the deadline or gpsd's end comes.
+    public func ask(answer: @escaping Answer) {
+        guard allowed else { return reply(.notAllowed, answer) }
+        if session == nil {
+            do throws(GpsdError) {
+                try start()
+            } catch {
+                note(error.description)
+                return reply(.gpsdNotRunning(host: host, port: port), answer)
+            }
+        }
+        waiting[watch.ask(at: EventLoop.monotonic())] = answer
+        rearm()
+    }
+
+    private func start() throws(GpsdError) {
+        let opened = try GpsdSession.open(host: host, port: port)
+        do {
+            socketWatch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
+        } catch {
+            opened.close()
+            throw GpsdError(.unreachable, "where: cannot watch the socket to gpsd at \(opened.address): \(error)")
+        }
+        session = opened
+        watch = WhereWatch()
+        note(nil)
+    }
+
+    private func readable() {
+        guard let session else { return }
+        let now = EventLoop.monotonic()
+        let wall = EventLoop.wall()
+        do throws(GpsdError) {
+            var outcomes: [WhereWatch.Outcome] = []
+            for report in try session.read() {
+                outcomes += watch.take(report, arrivedAt: wall, at: now)
+            }
+            settle(outcomes)
+        } catch {
+            note(error.description)
+            settle(watch.lost())
+            stop()
+        }
+    }
+
+    private func expire() {
+        timer = nil
+        timerDue = nil
+        settle(watch.expire(at: EventLoop.monotonic()))
+    }
+
+    /// Hands each answer to its request; closes the watch once nobody waits.
+    private func settle(_ outcomes: [WhereWatch.Outcome]) {
+        let replies = outcomes.compactMap { o in waiting.removeValue(forKey: o.ticket).map { (o.answer, $0) } }
+        if watch.isEmpty { stop() } else { rearm() }
+        for (answer, to) in replies { reply(answer, to) }
+    }
+
+    private func stop() {
+        if let socketWatch { loop.unwatch(socketWatch) }
+        socketWatch = nil
+        session?.close()
+        session = nil
+        loop.cancel(timer)
+        timer = nil
+        timerDue = nil
+    }
+
+    private func rearm() {
+        let due = watch.nextWake
+        if due == timerDue { return }
+        loop.cancel(timer)
+        timerDue = due
+        timer = due.map { loop.schedule(at: $0) { [weak self] in self?.expire() } }
+    }
+
+    private func reply(_ answer: WhereAnswer, _ to: Answer) {
+        to(answer.status, answer.json)
+    }
+
+    /// Logs a problem once per change, and the recovery once.
+    private func note(_ words: String?) {
+        guard words != problem else { return }
+        if let words { log("where: \(words)") } else { log("where: gpsd at \(host):\(port) answers again") }
+        problem = words
+    }
+}

@@ -1,0 +1,35 @@
+/// Which gpsd report answers a `GET /where` (DESIGN rule 8 and section 6).
+public enum FixRule {
+    /// A fix counts only if it is no older than this at its arrival: the house's ruling (rule 8).
+    public static let freshFor: Double = 30
+    /// A request waits at most this long for a fresh fix: the house's ruling (rule 8).
+    public static let deadline: Double = 15
+    /// The receiver's report period when gpsd does not say one (NMEA receivers send once a second).
+    public static let defaultCycle: Double = 1
+
+    /// What one TPV is worth to a waiting request.
+    public enum Verdict: Equatable, Sendable {
+        /// Mode 2D or 3D, a position, a fix time within `freshFor` of its arrival.
+        case fresh
+        /// A position whose fix time is too far from the wall clock at arrival.
+        case stale
+        /// No fix, no position or no fix time: nothing to answer with.
+        case noFix
+    }
+
+    /// Judges a TPV that arrived at `wall` (epoch seconds, read when it arrived).
+    /// A fix time too far in the future is as wrong as one too old: one of the clocks is off.
+    public static func judge(_ fix: GpsFix, arrivedAt wall: Double) -> Verdict {
+        guard fix.mode >= 2, fix.latitude != nil, fix.longitude != nil, let time = fix.time else {
+            return .noFix
+        }
+        return abs(wall - time) <= freshFor ? .fresh : .stale
+    }
+
+    /// gpsd's horizontal error estimate: `eph`, else the two axes combined (their root sum of squares).
+    public static func accuracy(_ fix: GpsFix) -> Double? {
+        if let eph = fix.eph, eph >= 0 { return eph }
+        if let x = fix.epx, let y = fix.epy, x >= 0, y >= 0 { return (x * x + y * y).squareRoot() }
+        return nil
+    }
+}

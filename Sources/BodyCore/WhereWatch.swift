@@ -1,0 +1,152 @@
+/// One gpsd watch shared by every `GET /where` waiting on it: which report
+/// answers which request, and when. A plain value with no timer and no I/O;
+/// the caller reads the clocks, feeds reports in and arms one timer at `nextWake`.
+///
+/// `now` is monotonic seconds (deadlines); `wall` is epoch seconds read when a
+/// report arrived (freshness is judged against the wall clock, as fix times are).
+public struct WhereWatch: Sendable {
+    /// One waiting request.
+    public struct Ticket: Hashable, Sendable, Comparable {
+        public let raw: Int
+        public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    }
+
+    /// A request answered, and with what.
+    public struct Outcome: Equatable, Sendable {
+        public let ticket: Ticket
+        public let answer: WhereAnswer
+    }
+
+    struct Waiting: Sendable {
+        var deadline: Double
+        var askedAt: Double
+        /// A fresh fix without an error estimate, held while one more cycle may bring one.
+        var best: WherePlace?
+        var holdUntil: Double?
+        var sawStale = false
+    }
+
+    private var waiting: [Ticket: Waiting] = [:]
+    private var next = 1
+    private var receivers: [String: GpsDevice] = [:]
+    /// True once gpsd has listed its receivers (it does right after the watch starts).
+    private var receiversListed = false
+    private var lastHeard: Double?
+
+    public init() {}
+
+    /// No request waits: the caller closes the watch.
+    public var isEmpty: Bool { waiting.isEmpty }
+    public var count: Int { waiting.count }
+
+    /// When the caller must call `expire(at:)` next: a deadline or the end of a hold.
+    public var nextWake: Double? {
+        waiting.values.map { $0.holdUntil ?? $0.deadline }.min()
+    }
+
+    /// A request starts waiting at `now`.
+    public mutating func ask(at now: Double) -> Ticket {
+        let ticket = Ticket(raw: next)
+        next += 1
+        waiting[ticket] = Waiting(deadline: now + FixRule.deadline, askedAt: now)
+        return ticket
+    }
+
+    /// A request stops waiting without an answer (its client went away).
+    public mutating func withdraw(_ ticket: Ticket) {
+        waiting.removeValue(forKey: ticket)
+    }
+
+    /// One report from gpsd; answers every request it settles.
+    public mutating func take(_ report: GpsReport, arrivedAt wall: Double, at now: Double) -> [Outcome] {
+        lastHeard = now
+        switch report {
+        case .devices(let list):
+            receiversListed = true
+            receivers = [:]
+            for d in list where d.active { receivers[d.path] = d }
+            return []
+        case .device(let d):
+            if d.active {
+                // A DEVICE may lack the cycle DEVICES gave: keep what was known.
+                var known = receivers[d.path] ?? d
+                known.driver = d.driver ?? known.driver
+                known.cycle = d.cycle ?? known.cycle
+                receivers[d.path] = known
+            } else {
+                receivers.removeValue(forKey: d.path)
+            }
+            return []
+        case .other:
+            return []
+        case .fix(let fix):
+            if !fix.device.isEmpty, receivers[fix.device] == nil {
+                receivers[fix.device] = GpsDevice(path: fix.device)
+            }
+            return settle(fix, arrivedAt: wall, at: now)
+        }
+    }
+
+    private mutating func settle(_ fix: GpsFix, arrivedAt wall: Double, at now: Double) -> [Outcome] {
+        switch FixRule.judge(fix, arrivedAt: wall) {
+        case .noFix:
+            return []
+        case .stale:
+            for t in waiting.keys { waiting[t]?.sawStale = true }
+            return []
+        case .fresh:
+            let receiver = receivers[fix.device]
+            guard let place = WherePlace(fix: fix, receiver: receiver) else { return [] }
+            if place.accuracyM != nil {
+                return answerAll(.place(place))
+            }
+            // The first fresh fix without an error estimate: wait one more receiver cycle for one.
+            let cycle = receiver?.cycle ?? FixRule.defaultCycle
+            for (t, w) in waiting {
+                waiting[t]?.best = place
+                if w.holdUntil == nil { waiting[t]?.holdUntil = min(now + cycle, w.deadline) }
+            }
+            return []
+        }
+    }
+
+    /// Answers every request whose hold or deadline has come by `now`.
+    public mutating func expire(at now: Double) -> [Outcome] {
+        var out: [Outcome] = []
+        for (t, w) in waiting.sorted(by: { $0.key < $1.key }) {
+            if let hold = w.holdUntil, hold <= now, let best = w.best {
+                out.append(Outcome(ticket: t, answer: .place(best)))
+            } else if w.deadline <= now {
+                out.append(Outcome(ticket: t, answer: .noFreshFix(cause(for: w))))
+            } else {
+                continue
+            }
+            waiting.removeValue(forKey: t)
+        }
+        return out
+    }
+
+    /// gpsd closed the connection or the read failed: everyone is answered now, in words.
+    public mutating func lost() -> [Outcome] {
+        let out = waiting.keys.sorted().map { t -> Outcome in
+            if let best = waiting[t]?.best { return Outcome(ticket: t, answer: .place(best)) }
+            return Outcome(ticket: t, answer: .noFreshFix(.gpsdSilent))
+        }
+        waiting = [:]
+        return out
+    }
+
+    private func cause(for w: Waiting) -> WhereCause {
+        if w.sawStale { return .onlyStale }
+        if receiversListed && receivers.isEmpty { return .noReceiver }
+        // A receiver sends every cycle, so gpsd says something each second while it has one.
+        guard let heard = lastHeard, heard >= w.askedAt else { return .gpsdSilent }
+        return .noFix
+    }
+
+    private mutating func answerAll(_ answer: WhereAnswer) -> [Outcome] {
+        let out = waiting.keys.sorted().map { Outcome(ticket: $0, answer: answer) }
+        waiting = [:]
+        return out
+    }
+}

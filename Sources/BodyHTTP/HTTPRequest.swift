@@ -1,0 +1,26 @@
+/// One request as the body's handler sees it, read in full before the handler runs.
+public struct HTTPRequest: Sendable {
+    public var method: String
+    /// The path without the query string, percent-decoded.
+    public var path: String
+    /// Query arguments, percent-decoded; an argument without `=` has the value "".
+    public var query: [String: String]
+    /// Header names are lower-cased; repeated headers are joined with ", ".
+    public var headers: [String: String]
+    public var body: [UInt8]
+    /// The client's address ("127.0.0.1", "::1"), or "" when unknown.
+    public var remote: String
+
+    public init(method: String, path: String, query: [String: String] = [:],
+                headers: [String: String] = [:], body: [UInt8] = [], remote: String = "") {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.remote = remote
+    }
+
+    /// What the caller says it is doing (`X-Cordelia-Doing`), for the log.
+    public var doing: String? { headers["x-cordelia-doing"] }
+}

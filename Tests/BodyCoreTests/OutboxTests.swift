@@ -1,0 +1,126 @@
+import Testing
+@testable import BodyCore
+
+@Suite("The outbox Oriel polls at /ears (DESIGN 4, rule 6)")
+struct OutboxTests {
+    static let start: UInt64 = 1_764_500_100_000
+    var box = Outbox(startMillis: start)
+
+    func ask(_ id: String) -> Request {
+        request("onair", id, ["on": .bool(true), "by": .string("studio")])
+    }
+
+    @Test("seqs grow from the start time in milliseconds; next is the newest assigned")
+    mutating func seqs() throws {
+        #expect(box.next == Self.start)
+        let a = try box.enqueue(ask("a"))
+        let b = try box.enqueue(ask("b"))
+        #expect(a.seq == Self.start + 1)
+        #expect(b.seq == Self.start + 2)
+        #expect(box.next == Self.start + 2)
+        #expect(!a.delivered)
+    }
+
+    @Test("an item reads as {seq, kind, id, ...fields}")
+    mutating func itemJSON() throws {
+        let item = try box.enqueue(ask("a"))
+        #expect(item.json == .object(["seq": .number(Double(Self.start + 1)), "kind": .string("onair"),
+                                      "id": .string("a"), "on": .bool(true), "by": .string("studio")]))
+    }
+
+    @Test("a poll returns every item after N and marks it delivered, keeping it until acknowledged")
+    mutating func pollDelivers() throws {
+        _ = try box.enqueue(ask("a"))
+        _ = try box.enqueue(ask("b"))
+        let got = box.poll(after: 0)
+        #expect(got.map(\.request.id) == ["a", "b"])
+        #expect(got.map(\.delivered) == [true, true])
+        #expect(box.items.count == 2)
+        #expect(box.poll(after: 0).count == 2)
+    }
+
+    @Test("after=N acknowledges every item at or before N")
+    mutating func ack() throws {
+        let a = try box.enqueue(ask("a"))
+        let b = try box.enqueue(ask("b"))
+        #expect(box.poll(after: a.seq).map(\.seq) == [b.seq])
+        #expect(box.items.map(\.seq) == [b.seq])
+        #expect(box.poll(after: b.seq).isEmpty)
+        #expect(box.items.isEmpty)
+        #expect(box.next == b.seq)
+    }
+
+    @Test("pending shows what a poll would return without taking or acknowledging anything")
+    mutating func pending() throws {
+        let a = try box.enqueue(ask("a"))
+        _ = try box.enqueue(ask("b"))
+        #expect(box.pending(after: a.seq).map(\.request.id) == ["b"])
+        #expect(box.items.count == 2)
+        #expect(!box.items[0].delivered)
+    }
+
+    @Test("an item whose wait ran out is withdrawn if Oriel has not taken it")
+    mutating func withdraw() throws {
+        let a = try box.enqueue(ask("a"))
+        _ = try box.enqueue(ask("b"))
+        #expect(box.withdraw(id: "a")?.seq == a.seq)
+        #expect(box.items.map(\.request.id) == ["b"])
+        #expect(box.withdraw(id: "a") == nil)
+        #expect(box.withdraw(id: "nobody") == nil)
+        let b = box.items[0]
+        _ = box.poll(after: b.seq)
+        #expect(box.withdraw(id: "b") == nil)
+    }
+
+    @Test("a withdrawn item's seq is never given again")
+    mutating func seqNotReused() throws {
+        let a = try box.enqueue(ask("a"))
+        box.withdraw(id: "a")
+        #expect(try box.enqueue(ask("b")).seq == a.seq + 1)
+    }
+
+    @Test("the outbox is bounded and says so when full, instead of losing a request")
+    mutating func full() throws {
+        #expect(Outbox.capacity == 64)
+        for i in 0..<Outbox.capacity { _ = try box.enqueue(ask("r\(i)")) }
+        #expect(throws: OutboxFull(capacity: 64)) { try box.enqueue(ask("one too many")) }
+        #expect(box.items.count == 64)
+        #expect(box.next == Self.start + 64)
+        #expect(OutboxFull(capacity: 64).description
+            == "the outbox is full: 64 requests wait for Oriel to take them; is Oriel polling /ears?")
+        _ = box.poll(after: Self.start + 1)
+        #expect(try box.enqueue(ask("room again")).seq == Self.start + 65)
+    }
+
+    @Test("a cursor from before a restart never hides a new item")
+    func cursorFromBeforeRestart() throws {
+        var before = Outbox(startMillis: 1_764_500_000_000)
+        for i in 0..<3 { _ = try before.enqueue(ask("old\(i)")) }
+        let cursor = before.next
+        var after = Outbox(startMillis: 1_764_500_090_000)
+        let fresh = try after.enqueue(ask("new"))
+        #expect(fresh.seq > cursor)
+        #expect(after.poll(after: cursor).map(\.request.id) == ["new"])
+    }
+
+    @Test("a cursor ahead of this boot's seqs (the clock stepped back) moves the seqs past it")
+    func cursorAhead() throws {
+        var box = Outbox(startMillis: 1_000)
+        _ = try box.enqueue(ask("a"))
+        _ = try box.enqueue(ask("b"))
+        let got = box.poll(after: 5_000)
+        #expect(got.map(\.request.id) == ["a", "b"])
+        #expect(got.map(\.seq) == [5_001, 5_002])
+        #expect(box.next == 5_002)
+        #expect(try box.enqueue(ask("c")).seq == 5_003)
+        #expect(box.poll(after: 5_002).map(\.request.id) == ["c"])
+    }
+
+    @Test("an empty outbox polled with a cursor ahead starts after it")
+    func emptyCursorAhead() throws {
+        var box = Outbox(startMillis: 1_000)
+        #expect(box.poll(after: 9_000).isEmpty)
+        #expect(box.next == 9_000)
+        #expect(try box.enqueue(ask("a")).seq == 9_001)
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+@testable import BodyCore
+
+/// Parses a JSON literal written in a test.
+func json(_ text: String) throws -> JSON {
+    try JSON.parse(Array(text.utf8))
+}
+
+/// States a push can leave, named the way a trace reads.
+enum Said {
+    static let off = OnAirState(on: false)
+    static let onNoStage = OnAirState(on: true)
+    static let prep = OnAirState(on: true, stage: .prep)
+    static let live = OnAirState(on: true, stage: .live)
+    static let soloPlay = OnAirState(on: true, stage: .soloPlay)
+    static let wrapup = OnAirState(on: true, stage: .wrapup)
+    static let unread = OnAirState.unread("Oriel cannot read cwkPippa")
+}
+
+/// A studio body started at monotonic `t` (wall = 1_764_500_000 + t).
+func studio(_ settings: BodySettings = BodySettings(name: "studio"), at t: Double = 100) -> Body {
+    Body(settings: settings, at: Moment(t))
+}
+
+extension Body {
+    /// `POST /face` with a JSON literal at monotonic `t`.
+    mutating func face(_ text: String, at t: Double) throws {
+        try push(json(text), at: Moment(t))
+    }
+
+    /// A press at monotonic `t` with the id `id`.
+    mutating func tap(_ button: ButtonRole, at t: Double, id: String = "r1") -> PressOutcome {
+        press(button, at: Moment(t), id: id)
+    }
+
+    /// The level of every output line at monotonic `t`.
+    func lines(at t: Double) -> [OutputRole: Bool] {
+        indicators(at: Moment(t)).levels(at: t)
+    }
+}
+
+/// A request as a control would queue it.
+func request(_ kind: String, _ id: String, _ fields: [String: JSON]) -> Request {
+    Request(kind: kind, id: id, fields: fields)
+}
+
+/// What the adapters would say about a body with every role and nothing held.
+let quietExtras = StatusExtras(
+    lines: [.lamp: false, .armedLED: false, .eyeLED: false],
+    held: [.onair: (held: false, stuck: false)],
+    location: .init(allowed: false, watching: false),
+    previewRunning: false, previewWords: "the eyes gate is closed",
+    board: .init(kind: "sim", ok: true, problem: nil))

@@ -1,0 +1,51 @@
+import Testing
+@testable import BodyHTTP
+
+@Suite("bearer token")
+struct BearerAuthTests {
+    let auth = BearerAuth(token: "0123456789abcdef")
+
+    @Test("the right token passes, in any case of the scheme", arguments: [
+        "Bearer 0123456789abcdef", "bearer 0123456789abcdef", "BEARER 0123456789abcdef", "Bearer  0123456789abcdef ",
+    ])
+    func right(header: String) {
+        #expect(auth.allows(header))
+    }
+
+    @Test("anything else is refused", arguments: [
+        "Bearer 0123456789abcdeF",      // one byte wrong
+        "Bearer 1123456789abcdef",      // first byte wrong
+        "Bearer 0123456789abcde",       // shorter
+        "Bearer 0123456789abcdef0",     // longer
+        "Bearer 0123456789abcdef0123456789abcdef", // the token twice
+        "Bearer ",                      // empty
+        "Bearer",
+        "Basic 0123456789abcdef",       // wrong scheme
+        "0123456789abcdef",             // no scheme
+        "Bearer0123456789abcdef",
+        "",
+    ])
+    func wrong(header: String) {
+        #expect(!auth.allows(header))
+    }
+
+    @Test("a missing header is refused")
+    func missing() {
+        #expect(!auth.allows(nil))
+        #expect(!auth.allows(token: nil))
+    }
+
+    @Test("an empty configured token lets nobody in")
+    func emptyToken() {
+        let none = BearerAuth(token: "")
+        #expect(!none.allows("Bearer "))
+        #expect(!none.allows(token: ""))
+    }
+
+    @Test("the bare token for the sim page's query")
+    func bare() {
+        #expect(auth.allows(token: "0123456789abcdef"))
+        #expect(!auth.allows(token: "0123456789abcdeg"))
+        #expect(!auth.allows(token: "0123456789"))
+    }
+}

@@ -1,0 +1,126 @@
+import Testing
+@testable import BodyHTTP
+
+@Suite("routing")
+struct RoutingTests {
+    @Test("every route is found by its method and path", arguments: [
+        ("GET", "/hello", Route.hello),
+        ("POST", "/face", .face),
+        ("GET", "/ears", .ears(after: nil, wait: 25)),
+        ("GET", "/status", .status),
+        ("GET", "/where", .where_),
+        ("GET", "/preview", .preview),
+        ("GET", "/preview.jpg", .previewJPEG),
+        ("HEAD", "/status", .status),
+        ("GET", "/sim", .simPage),
+        ("GET", "/sim/state", .simState),
+    ])
+    func routes(method: String, path: String, route: Route) throws {
+        #expect(try Routing.route(method: method, path: path, query: [:], simRoutes: true).get() == route)
+    }
+
+    @Test("an unknown path is 404 with words")
+    func unknown() throws {
+        let r = Routing.route(method: "GET", path: "/nope", query: [:], simRoutes: true)
+        #expect(failure(r)?.status == 404)
+        #expect(failure(r)?.body == Array(#"{"error":"no route /nope"}"#.utf8))
+    }
+
+    @Test("sim routes do not exist off the sim board", arguments: ["/sim", "/sim/state", "/sim/press"])
+    func simHidden(path: String) throws {
+        let r = Routing.route(method: path == "/sim/press" ? "POST" : "GET", path: path,
+                              query: ["button": "onair"], simRoutes: false)
+        #expect(failure(r)?.status == 404)
+    }
+
+    @Test("a wrong method is 405 and says which is allowed")
+    func wrongMethod() throws {
+        let post = try #require(failure(Routing.route(method: "POST", path: "/status", query: [:], simRoutes: false)))
+        #expect(post.status == 405)
+        #expect(post.header("allow") == "GET, HEAD")
+        let get = try #require(failure(Routing.route(method: "GET", path: "/face", query: [:], simRoutes: false)))
+        #expect(get.status == 405)
+        #expect(get.header("Allow") == "POST")
+    }
+
+    @Test("ears reads after and wait", arguments: [
+        (["after": "17"], Route.ears(after: 17, wait: 25)),
+        (["after": "0", "wait": "0"], .ears(after: 0, wait: 0)),
+        (["wait": "2.5"], .ears(after: nil, wait: 2.5)),
+        (["wait": "60"], .ears(after: nil, wait: 60)),
+        (["wait": "61"], .ears(after: nil, wait: 60)),
+        (["wait": "3600"], .ears(after: nil, wait: 60)),
+        (["after": "1764500000000"], .ears(after: 1_764_500_000_000, wait: 25)),
+    ])
+    func earsQuery(query: [String: String], route: Route) throws {
+        #expect(try Routing.route(method: "GET", path: "/ears", query: query, simRoutes: false).get() == route)
+    }
+
+    @Test("a malformed after or wait is 400 with words", arguments: [
+        ["after": "-1"], ["after": "abc"], ["after": ""], ["after": "1.5"],
+        ["wait": "-1"], ["wait": "soon"], ["wait": "nan"], ["wait": "inf"], ["wait": ""],
+    ])
+    func earsMalformed(query: [String: String]) throws {
+        let r = try #require(failure(Routing.route(method: "GET", path: "/ears", query: query, simRoutes: false)))
+        #expect(r.status == 400)
+        let words = String(decoding: r.body, as: UTF8.self)
+        #expect(words.contains(query.keys.first!))
+    }
+
+    @Test("a sim press names its button")
+    func simPress() throws {
+        #expect(try Routing.route(method: "POST", path: "/sim/press", query: ["button": "kill"], simRoutes: true).get()
+                == .simPress(button: "kill"))
+        #expect(failure(Routing.route(method: "POST", path: "/sim/press", query: [:], simRoutes: true))?.status == 400)
+    }
+
+    // MARK: with the token
+
+    let auth = BearerAuth(token: "s3cret-token")
+
+    func request(_ method: String, _ path: String, header: String? = nil, query: [String: String] = [:]) -> HTTPRequest {
+        var headers: [String: String] = [:]
+        if let header { headers["authorization"] = header }
+        return HTTPRequest(method: method, path: path, query: query, headers: headers)
+    }
+
+    @Test("without the right token every path is 401 and nothing else", arguments: [
+        ("GET", "/status", nil), ("GET", "/status", "Bearer wrong-token!"), ("GET", "/nope", nil),
+        ("POST", "/status", "Basic s3cret-token"), ("GET", "/sim", nil),
+    ] as [(String, String, String?)])
+    func unauthorized(method: String, path: String, header: String?) throws {
+        let r = Routing.route(request(method, path, header: header), auth: auth, simRoutes: true)
+        #expect(failure(r) == HTTPResponse.error(401, "unauthorized"))
+        #expect(failure(r)?.body == Array(#"{"error":"unauthorized"}"#.utf8))
+    }
+
+    @Test("with the token, routing goes on as usual")
+    func authorized() throws {
+        let h = "Bearer s3cret-token"
+        #expect(try Routing.route(request("GET", "/status", header: h), auth: auth, simRoutes: false).get() == .status)
+        #expect(failure(Routing.route(request("GET", "/nope", header: h), auth: auth, simRoutes: false))?.status == 404)
+        #expect(failure(Routing.route(request("PUT", "/face", header: h), auth: auth, simRoutes: false))?.status == 405)
+    }
+
+    @Test("only sim routes take the token in the query")
+    func queryToken() throws {
+        let q = ["token": "s3cret-token", "button": "onair"]
+        #expect(try Routing.route(request("GET", "/sim", query: q), auth: auth, simRoutes: true).get() == .simPage)
+        #expect(try Routing.route(request("POST", "/sim/press", query: q), auth: auth, simRoutes: true).get()
+                == .simPress(button: "onair"))
+        #expect(failure(Routing.route(request("GET", "/status", query: q), auth: auth, simRoutes: true))?.status == 401)
+        #expect(failure(Routing.route(request("GET", "/sim", query: ["token": "nope"]), auth: auth, simRoutes: true))?.status == 401)
+    }
+
+    @Test("error words are escaped like BodyJSON does")
+    func errorEscaping() throws {
+        let r = HTTPResponse.error(400, "not \"JSON\" at a/b\n")
+        #expect(String(decoding: r.body, as: UTF8.self) == #"{"error":"not \"JSON\" at a/b\n"}"#)
+        #expect(r.contentType == "application/json")
+    }
+
+    func failure(_ r: Result<Route, HTTPResponse>) -> HTTPResponse? {
+        if case .failure(let e) = r { return e }
+        return nil
+    }
+}

@@ -1,0 +1,214 @@
+#!/usr/bin/env python3
+"""GET /where through the real studio-body daemon, from a real gpsd fed by
+gpsfake on loopback (issue 5). Every case runs at once, so the 15 s waits
+overlap. Exits non-zero when any case fails.
+
+    where_http.py [CASE ...]      (default: every case)
+"""
+
+import concurrent.futures
+import sys
+import time
+import traceback
+
+from fixture import Body, Gpsd
+
+LAT, LON = 52.520008, 13.404954
+NO_FIX = "no fresh fix within 15 s (the receiver has no fix: indoors, or no sky)"
+
+
+class Case:
+    def __init__(self, name):
+        self.name = name
+        self.failures = []
+        self.notes = []
+
+    def check(self, ok, words):
+        if not ok:
+            self.failures.append(words)
+
+    def note(self, words):
+        self.notes.append(words)
+
+
+def with_body(nmea_args, allowed=True):
+    """Starts gpsd (nmea_args None: bare, no receiver) and a body pointed at it."""
+    gpsd = Gpsd(nmea_args)
+    try:
+        return gpsd, Body(gpsd.port, allowed)
+    except Exception:
+        gpsd.stop()
+        raise
+
+
+def settles(predicate, seconds=2.0):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def near(a, b, tol=1e-6):
+    return isinstance(a, (int, float)) and abs(a - b) < tol
+
+
+def good_3d(c, gpsd, body):
+    status, j, took = body.get("/where")
+    c.note("200 after %.2f s: %s" % (took, j))
+    c.check(status == 200, "status %s: %s" % (status, j))
+    c.check(near(j.get("lat"), LAT) and near(j.get("lon"), LON), "position %s,%s" % (j.get("lat"), j.get("lon")))
+    c.check(j.get("altitude") == 34.5, "altitude %s" % j.get("altitude"))
+    c.check(j.get("heading") == 87.5, "heading %s" % j.get("heading"))
+    c.check(near(j.get("speed"), 0.54 * 1852 / 3600, 0.001), "speed %s" % j.get("speed"))
+    c.check(isinstance(j.get("accuracy_m"), (int, float)) and j["accuracy_m"] > 0, "accuracy %s" % j.get("accuracy_m"))
+    c.check(round(j.get("sampled_at", 0), 2) in gpsd.fix_times(), "sampled_at %s is no fix time in the log" % j.get("sampled_at"))
+    c.check(abs(time.time() - j.get("sampled_at", 0)) <= 30, "sampled_at %s is not fresh" % j.get("sampled_at"))
+    c.check(str(j.get("source", "")).startswith("/dev/pts/"), "source %s" % j.get("source"))
+    c.check(took < 5, "took %.2f s" % took)
+    c.check(not body.watching(), "/status says still watching")
+    c.check(settles(lambda: gpsd.detached() == 1), "gpsd detached %d clients" % gpsd.detached())
+    c.check(gpsd.watches() == 1 and gpsd.connections() == 0,
+            "watches %d, connections %d" % (gpsd.watches(), gpsd.connections()))
+
+
+def two_d(c, gpsd, body):
+    status, j, took = body.get("/where")
+    c.note("200 after %.2f s: %s" % (took, j))
+    c.check(status == 200, "status %s: %s" % (status, j))
+    c.check("altitude" not in j, "a 2D fix gave altitude %s" % j.get("altitude"))
+    c.check(near(j.get("lat"), LAT), "lat %s" % j.get("lat"))
+
+
+def timed_504(words):
+    def case(c, gpsd, body):
+        status, j, took = body.get("/where")
+        c.note("%s after %.2f s: %s" % (status, took, j))
+        c.check(status == 504, "status %s: %s" % (status, j))
+        c.check(j.get("error") == words, "words %r" % j.get("error"))
+        c.check(14.9 <= took < 16.5, "answered after %.2f s" % took)
+        c.check(not body.watching(), "/status says still watching")
+    return case
+
+
+def fix_after_8(c, gpsd, body):
+    status, j, took = body.get("/where")
+    c.note("%s after %.2f s" % (status, took))
+    c.check(status == 200, "status %s: %s" % (status, j))
+    c.check(6 < took < 12, "answered after %.2f s" % took)
+
+
+def noise(c, gpsd, body):
+    for _ in range(3):
+        status, j, took = body.get("/where")
+        c.check(status == 200, "status %s: %s" % (status, j))
+        c.check(near(j.get("lat"), LAT) and near(j.get("lon"), LON), "position %s,%s" % (j.get("lat"), j.get("lon")))
+    c.check('"lat":-1.01' not in gpsd.log, "gpsd reported the bogus position")
+
+
+def not_running(c, gpsd, body):
+    gpsd.stop()
+    status, j, took = body.get("/where")
+    c.note("%s after %.3f s: %s" % (status, took, j))
+    c.check(status == 503, "status %s" % status)
+    c.check(j.get("error") == "gpsd is not running at 127.0.0.1:%d" % gpsd.port, "words %r" % j.get("error"))
+    c.check(took < 0.5, "took %.2f s" % took)
+
+
+def not_allowed(c, gpsd, body):
+    status, j, took = body.get("/where")
+    c.check(status == 403, "status %s" % status)
+    c.check(j.get("error") == "location is not allowed for this body; a person allows it in the configuration",
+            "words %r" % j.get("error"))
+    c.check(gpsd.watches() == 0, "gpsd saw a watch")
+    s = body.get("/status")[1]["where"]
+    c.check(s == {"allowed": False, "watching": False}, "/status where %s" % s)
+
+
+def killed(c, gpsd, body):
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        reply = pool.submit(body.get, "/where")
+        time.sleep(3)
+        c.check(body.watching(), "/status does not say watching")
+        killed_at = time.monotonic()
+        gpsd.kill_gpsd()
+        status, j, took = reply.result()
+        late = time.monotonic() - killed_at
+    c.note("%s %.2f s after the kill: %s" % (status, late, j))
+    c.check(status == 504, "status %s" % status)
+    c.check(j.get("error") == "no fresh fix within 15 s (gpsd stopped answering)", "words %r" % j.get("error"))
+    c.check(late < 1, "answered %.2f s after gpsd died" % late)
+    c.check(not body.watching(), "/status says still watching")
+
+
+def shared(c, gpsd, body):
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        replies = [pool.submit(body.get, "/where") for _ in range(3)]
+        time.sleep(1)
+        c.check(body.watching(), "/status does not say watching while three wait")
+        results = [r.result() for r in replies]
+    c.note("statuses %s after %s s" % ([r[0] for r in results], ["%.2f" % r[2] for r in results]))
+    c.check([r[0] for r in results] == [200, 200, 200], "statuses %s" % [r[0] for r in results])
+    c.check(gpsd.watches() == 1, "gpsd saw %d watches for three concurrent requests" % gpsd.watches())
+    c.check(not body.watching(), "/status says still watching")
+    c.check(settles(lambda: gpsd.detached() == 1), "gpsd detached %d clients" % gpsd.detached())
+    c.check(gpsd.connections() == 0, "%d connections left to gpsd" % gpsd.connections())
+
+
+CASES = {
+    "good-3d": ([], good_3d),
+    "2d": (["--fix", "2d"], two_d),
+    "no-fix": (["--fix", "none", "--cycles", "40"], timed_504(NO_FIX)),
+    "fix-after-8s": (["--nofix", "8", "--cycles", "30"], fix_after_8),
+    "fix-after-20s": (["--nofix", "20", "--cycles", "30"], timed_504(NO_FIX)),
+    "noise": (["--noise"], noise),
+    "stale": (["--age", "3600"], timed_504(
+        "no fresh fix within 15 s (the receiver gave only stale fixes: is its clock or this computer's clock wrong?)")),
+    "gpsd-not-running": (None, not_running),
+    "not-allowed": (None, not_allowed),
+    "no-receiver": (None, timed_504("no fresh fix within 15 s (no receiver is attached to gpsd)")),
+    "gpsd-killed": (["--fix", "none", "--cycles", "40"], killed),
+    "three-share-one-watch": (["--nofix", "3"], shared),
+}
+
+
+def run(name):
+    args, fn = CASES[name]
+    c = Case(name)
+    gpsd = body = None
+    try:
+        gpsd, body = with_body(args, allowed=(name != "not-allowed"))
+        fn(c, gpsd, body)
+    except Exception:
+        c.failures.append(traceback.format_exc())
+    finally:
+        if body:
+            body.stop()
+        if gpsd:
+            gpsd.stop()
+    if c.failures and body:
+        c.notes.append("body log:\n" + body.log[-2000:])
+    return c
+
+
+def main(argv):
+    names = argv or list(CASES)
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(len(names)) as pool:
+        results = list(pool.map(run, names))
+    failed = 0
+    for c in results:
+        print("%s %s" % ("ok  " if not c.failures else "FAIL", c.name))
+        for n in c.notes:
+            print("       " + n)
+        for f in c.failures:
+            print("     ! " + f)
+        failed += bool(c.failures)
+    print("GET /where through the daemon: %d passed, %d failed in %.1f s"
+          % (len(results) - failed, failed, time.monotonic() - started))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,398 @@
+#!/usr/bin/python3
+"""Runs INSIDE the HIL VM (Tests/hil/gpio-tests calls it): the real
+studio-body binary on a real gpio-sim chip whose lines carry Raspberry Pi
+names, driven only through its HTTP API (DESIGN 4) and the simulator's
+sysfs side, through the scenarios of issue 4.
+
+Usage: daemon-gpio-tests.py --binary PATH [--only NAME ...]
+Prints one line per check and exits 1 when any failed.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+CONFIGFS = "/sys/kernel/config/gpio-sim"
+CHIP = "hil-pi"
+# Raspberry Pi header names, as gpioinfo prints them on a Pi.
+LINES = ["GPIO17", "GPIO27", "GPIO22", "GPIO23", "GPIO24", "GPIO25", "GPIO5"]
+PORT = 8790
+TOKEN = "hil-token-7f3a9c"
+
+BOARD = """
+[lamp]
+line = GPIO17
+active = {lamp_active}
+[armed-led]
+line = GPIO27
+active = {lamp_active}
+[eye-led]
+line = GPIO22
+[button onair]
+line = GPIO23
+{button}
+[button kill]
+line = GPIO24
+[button wrapup]
+line = GPIO25
+[button camera]
+line = GPIO5
+"""
+# A button to ground with the line pulled up (the usual wiring), or the inverse.
+LOW_BUTTON = "bias = pull-up\nactive = low"
+HIGH_BUTTON = "bias = pull-down\nactive = high"
+
+failures = []
+
+
+def check(ok, words):
+    print(("ok   " if ok else "FAIL ") + words, flush=True)
+    if not ok:
+        failures.append(words)
+    return ok
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path) as f:
+        return f.read().strip()
+
+
+class SimChip:
+    """A gpio-sim chip through configfs: the kernel's real character device."""
+
+    def __init__(self, name, lines):
+        self.name, self.lines, self.dir = name, lines, f"{CONFIGFS}/{name}"
+        self.remove()
+        os.mkdir(self.dir)
+        os.mkdir(f"{self.dir}/gpio-bank0")
+        write(f"{self.dir}/gpio-bank0/label", name)
+        write(f"{self.dir}/gpio-bank0/num_lines", str(len(lines)))
+        for i, line in enumerate(lines):
+            os.mkdir(f"{self.dir}/gpio-bank0/line{i}")
+            write(f"{self.dir}/gpio-bank0/line{i}/name", line)
+        self.live(True)
+
+    def live(self, on):
+        write(f"{self.dir}/live", "1" if on else "0")
+
+    def remove(self):
+        if not os.path.isdir(self.dir):
+            return
+        self.live(False)
+        for i in range(len(self.lines)):
+            if os.path.isdir(f"{self.dir}/gpio-bank0/line{i}"):
+                os.rmdir(f"{self.dir}/gpio-bank0/line{i}")
+        os.rmdir(f"{self.dir}/gpio-bank0")
+        os.rmdir(self.dir)
+
+    @property
+    def chip(self):
+        return read(f"{self.dir}/gpio-bank0/chip_name")
+
+    def sim(self, line):
+        dev = read(f"{self.dir}/dev_name")
+        return f"/sys/devices/platform/{dev}/{self.chip}/sim_gpio{self.lines.index(line)}"
+
+    def value(self, line):
+        return int(read(f"{self.sim(line)}/value"))
+
+    def pull(self, line, pull):
+        write(f"{self.sim(line)}/pull", pull)
+
+    def bounce(self, line, pulls):
+        """Several pulls through one open file: fast enough to be contact bounce."""
+        start = time.monotonic()
+        fd = os.open(f"{self.sim(line)}/pull", os.O_WRONLY)
+        try:
+            for p in pulls:
+                os.write(fd, p.encode())
+        finally:
+            os.close(fd)
+        return time.monotonic() - start
+
+    def is_free(self, line):
+        """Whether no process holds the line, as gpioinfo says ("unused")."""
+        out = subprocess.run(["gpioinfo", self.chip], capture_output=True, text=True).stdout
+        return any(f'"{line}"' in row and " unused " in row for row in out.splitlines())
+
+
+class Daemon:
+    """The real studio-body with a board file on the sim chip's line names."""
+
+    def __init__(self, binary, workdir, board):
+        self.binary, self.workdir = binary, workdir
+        self.conf = f"{workdir}/body.conf"
+        self.logpath = f"{workdir}/body.log"
+        write(f"{workdir}/board.conf", board)
+        write(f"{workdir}/token", TOKEN + "\n")
+        os.chmod(f"{workdir}/token", 0o600)
+        write(self.conf, f"[body]\nname = hil\nlisten = 127.0.0.1:{PORT}\ntoken-file = {workdir}/token\n"
+                         f"[board]\nfile = {workdir}/board.conf\n")
+        self.proc = None
+        self.cursor = 0
+
+    def start(self):
+        self.log_file = open(self.logpath, "w")
+        self.proc = subprocess.Popen([self.binary, "--config", self.conf], stdout=self.log_file, stderr=self.log_file)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"studio-body exited {self.proc.returncode}: {self.log()}")
+            try:
+                self.get("/status")
+                return self
+            except (urllib.error.URLError, ConnectionError, OSError):
+                time.sleep(0.1)
+        raise RuntimeError(f"studio-body did not answer within 20 s: {self.log()}")
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else None
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+    def log(self):
+        return open(self.logpath).read()
+
+    def request(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(f"http://127.0.0.1:{PORT}{path}", data=data, method=method,
+                                     headers={"Authorization": f"Bearer {TOKEN}", "X-Cordelia-Doing": "hil gpio tests"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def get(self, path):
+        return self.request("GET", path)
+
+    def push(self, onair):
+        return self.request("POST", "/face", {"onair": onair})
+
+    def status(self):
+        return self.get("/status")
+
+    def ears(self):
+        """Items queued since the last look (and acknowledges them)."""
+        answer = self.get(f"/ears?after={self.cursor}&wait=0")
+        self.cursor = answer["next"]
+        return answer["items"]
+
+
+def wait_for(what, timeout=5.0, every=0.05):
+    deadline = time.monotonic() + timeout
+    while True:
+        got = what()
+        if got or time.monotonic() > deadline:
+            return got
+        time.sleep(every)
+
+
+def press(chip, line, down=0.12, pressed="pull-down", idle="pull-up"):
+    chip.pull(line, pressed)
+    time.sleep(down)
+    chip.pull(line, idle)
+
+
+# --- scenarios -----------------------------------------------------------
+
+def lamp_follows_pushes(chip, body):
+    body.push({"on": True, "phase": "live"})
+    check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "push on: the lamp's line is high (lit)")
+    check(body.status()["lines"]["lamp"] is True, "push on: /status lines.lamp is true")
+    body.push({"on": False})
+    check(wait_for(lambda: chip.value("GPIO17") == 0, 2), "push off: the lamp's line is low (dark)")
+    body.push({"unread": "cwkPippa cannot be read"})
+    samples = []
+    end = time.monotonic() + 4.2
+    while time.monotonic() < end:
+        samples.append(chip.value("GPIO17"))
+        time.sleep(0.02)
+    lit = sum(samples) / len(samples)
+    runs = sum(1 for a, b in zip(samples, samples[1:]) if a == 0 and b == 1)
+    check(0.03 <= lit <= 0.25 and runs >= 1,
+          f"push unread: the lamp flashes (lit {lit:.0%} of {len(samples)} samples over 4.2 s, {runs} flashes; 0.2 s every 2 s is 10%)")
+    status = body.status()
+    check(status["onair"]["value"] == "unknown" and "cwkPippa" in (status["onair"]["unread"] or ""),
+          "push unread: /status says unknown with the reason")
+    body.push({"on": False})
+
+
+def two_press(chip, body):
+    body.push({"on": False})
+    body.ears()
+    press(chip, "GPIO23")
+    check(wait_for(lambda: body.status()["onair"]["value"] == "armed", 2), "first press: /status onair.value is armed")
+    check(wait_for(lambda: chip.value("GPIO27") == 1, 1), "first press: the armed LED is lit")
+    # A graze: the second touch inside the 0.4 s settle only arms.
+    t0 = time.monotonic()
+    press(chip, "GPIO23", down=0.05)
+    time.sleep(0.5)
+    check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
+          f"a graze {time.monotonic() - t0:.2f} s after: still armed, nothing in /ears")
+    time.sleep(0.5)
+    press(chip, "GPIO23")
+    items = wait_for(body.ears, 3)
+    check(len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
+          f"a deliberate second press: /ears has one onair request with on=true ({items})")
+    check(body.status()["onair"]["value"] == "asking", "after the request: /status says asking")
+    body.push({"on": True, "phase": "live"})
+    check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "Oriel answers on: the lamp lights")
+    body.push({"on": False})
+
+
+def presses_logged(body):
+    return sum(1 for l in body.log().splitlines() if "button onair:" in l)
+
+
+def bounce(chip, body):
+    for attempt in range(1, 11):
+        body.push({"on": True})
+        body.push({"on": False})  # the state moved: any arming is dropped
+        time.sleep(0.3)
+        before = presses_logged(body)
+        span = chip.bounce("GPIO23", ["pull-down", "pull-up", "pull-down", "pull-up", "pull-down"])
+        time.sleep(0.15)
+        chip.pull("GPIO23", "pull-up")
+        time.sleep(0.4)
+        n = presses_logged(body) - before
+        print(f"     bounce try {attempt}: 5 pulls in {span * 1000:.2f} ms, {n} press(es) logged", flush=True)
+        if span < 0.005:
+            check(n == 1 and body.status()["onair"]["value"] == "armed",
+                  f"contact bounce (5 pulls in {span * 1000:.2f} ms) is one press: armed")
+            break
+    else:
+        check(False, "contact bounce: no try put 5 pulls inside 5 ms")
+    body.push({"on": True})
+    body.push({"on": False})
+    body.ears()
+
+
+def held(chip, body):
+    body.push({"on": False})
+    body.ears()
+    chip.pull("GPIO23", "pull-down")
+    time.sleep(0.5)
+    b = body.status()["buttons"]["onair"]
+    check(b["held"] is True and b["stuck"] is False, f"held down 0.5 s: /status buttons.onair held, not stuck ({b})")
+    time.sleep(10.2)
+    b = body.status()["buttons"]["onair"]
+    check(b["stuck"] is True, f"held down 10.7 s: /status says stuck ({b})")
+    check("held for 10 s" in body.log(), "held: the log says so")
+    chip.pull("GPIO23", "pull-up")
+    time.sleep(0.4)
+    b = body.status()["buttons"]["onair"]
+    check(b["held"] is False and b["stuck"] is False and body.ears() == [],
+          f"released after the hold: nothing fired ({b})")
+
+
+def chip_down_up(chip, body):
+    body.push({"on": True, "phase": "live"})
+    check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "before the chip goes: the lamp is lit")
+    chip.live(False)
+    s = wait_for(lambda: (lambda s: s if s["board"]["ok"] is False else None)(body.status()), 4)
+    if not check(bool(s) and s["lines"]["lamp"] is None and "gpio" in (s["board"]["problem"] or ""),
+                 f"live=0: /status says the board is not ok, in words, and the lamp unknown ({s and s['board']})"):
+        print(f"     status: {json.dumps(body.status())}\n     log: {body.log()[-1500:]}", flush=True)
+    chip.live(True)
+    s = wait_for(lambda: (lambda s: s if s["board"]["ok"] is True else None)(body.status()), 5)
+    check(bool(s), "live=1: the body takes the lines again within 5 s")
+    check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "live=1: the lamp shows On Air again")
+    body.push({"on": False})
+
+
+def sigterm(chip, body):
+    body.push({"on": True, "phase": "live"})
+    wait_for(lambda: chip.value("GPIO17") == 1, 2)
+    rc = body.stop(signal.SIGTERM)
+    check(rc == 0, f"SIGTERM: exit code {rc}")
+    free = [l for l in ("GPIO17", "GPIO27", "GPIO22", "GPIO23") if chip.is_free(l)]
+    check(len(free) == 4, f"SIGTERM: every line released ({free} free)")
+    check(chip.value("GPIO17") == 0, "SIGTERM: the lamp is dark")
+
+
+def lamp_off(chip, body, binary, workdir):
+    body.stop()
+    body.start()
+    body.push({"on": True, "phase": "live"})
+    wait_for(lambda: chip.value("GPIO17") == 1, 2)
+    # gpio-sim returns a released line to its pull: pull-up stands for a lamp left lit.
+    chip.pull("GPIO17", "pull-up")
+    body.stop(signal.SIGKILL)
+    check(chip.value("GPIO17") == 1, "SIGKILL: the lamp is left lit")
+    out = subprocess.run([binary, "lamp-off", "--config", body.conf], capture_output=True, text=True, timeout=30)
+    check(out.returncode == 0 and "dark" in out.stdout, f"lamp-off: exit {out.returncode}: {out.stdout.strip()} {out.stderr.strip()}")
+    chip.pull("GPIO17", "pull-down")
+
+
+def active_low(chip, main_body, binary, workdir):
+    main_body.stop()
+    body = Daemon(binary, workdir, BOARD.format(lamp_active="low", button=HIGH_BUTTON)).start()
+    try:
+        body.push({"on": True, "phase": "live"})
+        check(wait_for(lambda: chip.value("GPIO17") == 0, 2), "active = low: on drives the lamp's line low")
+        body.push({"on": False})
+        check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "active = low: off drives it high")
+        press(chip, "GPIO23", pressed="pull-up", idle="pull-down")
+        check(wait_for(lambda: body.status()["onair"]["value"] == "armed", 2), "an active-high button pulled up: armed")
+        check(wait_for(lambda: chip.value("GPIO27") == 0, 1), "active = low: the armed LED's line is low")
+    finally:
+        body.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--only", nargs="*")
+    args = ap.parse_args()
+    binary = os.path.abspath(args.binary)
+    if not os.path.isdir(CONFIGFS):
+        sys.exit(f"daemon-gpio-tests: no {CONFIGFS}: run inside the HIL VM (Tests/hil/gpio-tests)")
+    chip = SimChip(CHIP, LINES)
+    workdir = tempfile.mkdtemp(prefix="studio-body-hil-")
+    out = subprocess.run([binary, "check", "--config", Daemon(binary, workdir, BOARD.format(lamp_active="high", button=LOW_BUTTON)).conf],
+                         capture_output=True, text=True)
+    check(out.returncode == 0 and f"{chip.chip} line 0" in out.stdout, "check: every role found on the sim chip by name")
+    print("     " + out.stdout.strip().replace("\n", "\n     "), flush=True)
+    body = Daemon(binary, workdir, BOARD.format(lamp_active="high", button=LOW_BUTTON))
+    scenarios = [("pushes", lambda: lamp_follows_pushes(chip, body)), ("two-press", lambda: two_press(chip, body)),
+                 ("bounce", lambda: bounce(chip, body)), ("held", lambda: held(chip, body)),
+                 ("chip", lambda: chip_down_up(chip, body)), ("sigterm", lambda: sigterm(chip, body)),
+                 ("lamp-off", lambda: lamp_off(chip, body, binary, workdir)),
+                 ("active-low", lambda: active_low(chip, body, binary, workdir))]
+    try:
+        body.start()
+        for name, run in scenarios:
+            if args.only and name not in args.only:
+                continue
+            print(f"--- {name}", flush=True)
+            try:
+                run()
+            except Exception as e:  # one scenario's crash is its failure, not the run's end
+                check(False, f"{name}: {type(e).__name__}: {e}")
+    finally:
+        body.stop(signal.SIGKILL)
+        if failures:
+            print("--- daemon log (last 40 lines)\n" + "\n".join(body.log().splitlines()[-40:]), flush=True)
+        chip.remove()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"daemon-gpio-tests: {len(failures)} failed" if failures else "daemon-gpio-tests: all passed", flush=True)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
