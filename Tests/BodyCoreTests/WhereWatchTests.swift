@@ -207,5 +207,6 @@ struct WhereWatchTests {
         let down = WhereAnswer.gpsdNotRunning(host: "127.0.0.1", port: 2947)
         #expect(down.status == 503)
         #expect(String(decoding: down.json, as: UTF8.self) == #"{"error":"gpsd is not running at 127.0.0.1:2947"}"#)
+        #expect(WhereAnswer.gpsdNotRunning(host: "::1", port: 2947).words == "gpsd is not running at [::1]:2947")
     }
 }
