@@ -96,6 +96,10 @@ public final class Agent: @unchecked Sendable {
             }
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
+        preview.onGone = { [unowned self] why in
+            self.body.cameraGone(why)
+            self.settle()
+        }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
                                         log: { [log] in log($0) },
@@ -181,9 +185,16 @@ public final class Agent: @unchecked Sendable {
         }
     }
 
+    /// The camera obeys the eyes gate (rule 7). A camera that cannot be opened,
+    /// or goes away, counts as gone: the gate then waits for a fresh opening
+    /// rather than the body retrying the device on every event.
     func applyGate(at now: Moment) {
         let verdict = body.gate.verdict
         preview.run(verdict.runs, why: verdict.words)
+        if verdict.runs && !preview.running {
+            let words = preview.words
+            body.cameraGone(words.hasPrefix("stopped: ") ? String(words.dropFirst(9)) : words)
+        }
     }
 
     // MARK: The status document

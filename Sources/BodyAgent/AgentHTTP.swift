@@ -52,7 +52,7 @@ extension Agent {
             reply.send(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(SimPage.html.utf8),
                                     headers: [("Cache-Control", "no-store")]))
         case .simPress(let name):
-            simPress(name, reply)
+            simPress(name, request.query, reply)
         }
     }
 
@@ -75,14 +75,27 @@ extension Agent {
         reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
     }
 
-    func simPress(_ name: String, _ reply: HTTPReply) {
+    /// `POST /sim/press?button=NAME[&presses=N&gap=S]`: N presses S seconds
+    /// apart (by the edges' timestamps, as the kernel would stamp them), so a
+    /// test or a person can make a graze or a deliberate double press exactly.
+    func simPress(_ name: String, _ query: [String: String], _ reply: HTTPReply) {
         guard let sim = board as? SimBoard, let button = ButtonRole(rawValue: name) else {
             let names = ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")
             reply.send(.error(400, "no button \"\(name)\" on the sim board; buttons: \(names)"))
             return
         }
+        guard let presses = Int(query["presses"] ?? "1"), (1...10).contains(presses),
+              let gap = Double(query["gap"] ?? "0.6"), gap >= 0.02, gap <= 10 else {
+            reply.send(.error(400, "presses must be 1 to 10 and gap 0.02 to 10 seconds"))
+            return
+        }
         // Through the same edge path a real button takes: a pipe the loop reads.
-        sim.press(button, at: EventLoop.monotonic())
+        let start = EventLoop.monotonic()
+        for i in 0..<presses {
+            let down = start + Double(i) * gap
+            sim.set(button, pressed: true, at: down)
+            sim.set(button, pressed: false, at: down + min(SimBoard.pressLength, gap / 2))
+        }
         reply.send(.json(200, BodyJSON.encode(["pressed": button.rawValue])))
     }
 

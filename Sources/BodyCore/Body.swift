@@ -48,6 +48,11 @@ public struct Body: Equatable, Sendable {
     public private(set) var gate = EyesGate()
     public private(set) var outbox: Outbox
     public private(set) var contact: OrielContact
+    /// Camera items in the outbox by id, with when they were asked: the camera
+    /// button has no asking state, but its press is a question asked now too (rule 6).
+    public private(set) var cameraAsks: [String: Double] = [:]
+    /// Events a press or a push brought about, kept for the next `tick` to report.
+    private var unreported: [TickEvent] = []
 
     public init(settings: BodySettings, at now: Moment) {
         self.settings = settings
@@ -64,7 +69,7 @@ public struct Body: Equatable, Sendable {
         guard body.object != nil else {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
-        tick(at: now)
+        unreported += advance(at: now)
         contact.pushed(at: now)
         let answers = [Answered.from(body["onair"]?["answered"]), Answered.from(body["eyes"]?["answered"])]
             .compactMap { $0 }
@@ -99,7 +104,7 @@ public struct Body: Equatable, Sendable {
 
     /// A confirmed contact press (after debounce). `id` is a fresh id from the caller.
     public mutating func press(_ button: ButtonRole, at now: Moment, id: String) -> PressOutcome {
-        tick(at: now)
+        unreported += advance(at: now)
         let by = settings.name
         let outcome: PressOutcome
         switch button {
@@ -107,14 +112,16 @@ public struct Body: Equatable, Sendable {
         case .wrapup: outcome = wrapup.tap(state: state, group: &group, at: now, id: id, by: by)
         case .kill: outcome = kill.tap(group: &group, at: now, id: id, by: by)
         case .camera:
-            // One press, no arming: it only marks the body as having asked (rule 7).
-            gate.asked(at: now)
+            // One press, no arming: it only marks the body as having asked (rule 7),
+            // and only an ask to open may start the camera; an ask to close never does.
+            if !eyes.open { gate.asked(at: now) }
             outcome = .asked(Request(kind: "eyes", id: id, fields: [
                 "open": .bool(!eyes.open), "camera": .string(settings.camera), "by": .string(by)]))
         }
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)
+            if button == .camera { cameraAsks[id] = now.mono }
             return outcome
         } catch {
             let words = error.description
@@ -145,9 +152,15 @@ public struct Body: Equatable, Sendable {
 
     /// Lets time pass: drops an arming that ran out, ends requests whose wait
     /// ran out (withdrawing their items, rule 6), notices Oriel's silence and
-    /// `until` passing.
+    /// `until` passing. Returns what it brought about, together with what a
+    /// press or a push brought about since the last tick, so nothing is lost.
     @discardableResult
     public mutating func tick(at now: Moment) -> [TickEvent] {
+        defer { unreported = [] }
+        return unreported + advance(at: now)
+    }
+
+    private mutating func advance(at now: Moment) -> [TickEvent] {
         var events: [TickEvent] = []
         group.expire(at: now.mono)
         let ranOut = [
@@ -158,6 +171,10 @@ public struct Body: Equatable, Sendable {
         for case let (id, words)? in ranOut {
             let withdrawn = outbox.withdraw(id: id) != nil
             events.append(.ranOut(words: words ?? "a request ran out", withdrawn: withdrawn))
+        }
+        for (id, at) in cameraAsks where now.mono - at >= EyesGate.askCounts {
+            cameraAsks[id] = nil
+            outbox.withdraw(id: id)
         }
         if contact.silenceBegins(at: now) {
             adopt(.unread(contact.words), at: now)
@@ -176,6 +193,7 @@ public struct Body: Equatable, Sendable {
     public func nextDue(at now: Moment) -> Double? {
         var due: [Double?] = [group.expiresAt, onair.asking.nextDue, wrapup.asking.nextDue,
                               kill.asking.nextDue, contact.due,
+                              cameraAsks.values.min().map { $0 + EyesGate.askCounts },
                               indicators(at: now).nextChange(after: now.mono)]
         if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
         return due.compactMap { $0 }.min()

@@ -30,6 +30,7 @@ public final class GpioBoard: Board {
     private var buttonLines: [ButtonRole: Line]
     private var buttonByFD: [Int32: ButtonRole]
     private var lastSeqno: [ButtonRole: UInt] = [:]
+    private let chipWatch: GpioChipWatch?
     private var released = false
 
     /// Finds every line by name and requests it. `kernelDebounce` asks the
@@ -44,6 +45,9 @@ public final class GpioBoard: Board {
         for (role, wiring) in outputs.sorted(by: { $0.key < $1.key }) { try Self.claim(wiring.name, for: role.rawValue, in: &uses) }
         for (role, wiring) in buttons.sorted(by: { $0.key < $1.key }) { try Self.claim(wiring.name, for: "button \(role.rawValue)", in: &uses) }
 
+        // Before the lines, so a chip that goes between finding and watching is still heard.
+        // Without inotify (limits reached) the loss shows at the next drive instead.
+        let chipWatch = try? GpioChipWatch(directory: devDirectory)
         let places = try GpioFinder(directory: devDirectory).find(Array(uses.keys).sorted())
 
         var outputLines: [OutputRole: Line] = [:]
@@ -81,6 +85,7 @@ public final class GpioBoard: Board {
         self.buttons = buttonRoles
         self.outputLines = outputLines
         self.buttonLines = buttonLines
+        self.chipWatch = chipWatch
         self.buttonByFD = Dictionary(uniqueKeysWithValues: buttonLines.map { ($0.value.request.fd, $0.key) })
         self.kernelDebounced = buttonRoles.filter { buttonLines[$0]?.request.kernelDebounced == true }
         self.found = outputRoles.compactMap { r in outputLines[r].map { (r.rawValue, $0.found) } }
@@ -89,9 +94,15 @@ public final class GpioBoard: Board {
 
     deinit { release() }
 
+    /// Each button's edge descriptor, then the chip watch's.
     public var edgeDescriptors: [Int32] {
-        buttons.compactMap { buttonLines[$0]?.request.fd }.filter { $0 >= 0 }
+        (buttons.compactMap { buttonLines[$0]?.request.fd } + [chipWatchDescriptor]).filter { $0 >= 0 }
     }
+
+    /// The descriptor that turns readable when a GPIO chip node is deleted
+    /// (-1 without one); `readEdges` on it throws `.chipGone` if one of this
+    /// board's lines went with it.
+    public var chipWatchDescriptor: Int32 { chipWatch?.fd ?? -1 }
 
     public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
         guard let line = outputLines[role] else {
@@ -105,6 +116,10 @@ public final class GpioBoard: Board {
     }
 
     public func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
+        if let chipWatch, fd == chipWatch.fd, fd >= 0 {
+            try checkChips(chipWatch)
+            return []
+        }
         guard let role = buttonByFD[fd], let line = buttonLines[role] else { return [] }
         let raw: [RawEdge]
         do throws(GpioErrno) {
@@ -137,6 +152,22 @@ public final class GpioBoard: Board {
         }
     }
 
+    /// A chip node went away: asks every line, so a lost one says which.
+    private func checkChips(_ watch: GpioChipWatch) throws(BoardError) {
+        do throws(GpioErrno) {
+            guard try watch.chipRemoved() else { return }
+        } catch {
+            throw BoardError(error.kind, "gpio: cannot read the chip watch on the device directory: \(error.words)")
+        }
+        for line in outputs.compactMap({ outputLines[$0] }) + buttons.compactMap({ buttonLines[$0] }) {
+            do throws(GpioErrno) {
+                _ = try line.request.get()
+            } catch {
+                throw Self.failure(error, "read", line)
+            }
+        }
+    }
+
     /// Drives every output dark, then releases every line; safe twice.
     public func release() {
         if released { return }
@@ -146,6 +177,7 @@ public final class GpioBoard: Board {
             line.request.release()
         }
         for line in buttonLines.values { line.request.release() }
+        chipWatch?.close()
         buttonByFD = [:]
     }
 

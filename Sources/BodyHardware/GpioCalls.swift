@@ -141,6 +141,33 @@ final class GpioRequest {
     }
 }
 
+/// Hears GPIO chip nodes being deleted from `/dev` (inotify): the one sign an
+/// epoll loop gets at once on kernels that do not wake a gone chip's line
+/// descriptors. Closed on `close()` or deinit, safe twice.
+final class GpioChipWatch {
+    private(set) var fd: Int32
+
+    init(directory: String) throws(GpioErrno) {
+        fd = sb_gpio_chip_watch(directory)
+        if fd < 0 { throw GpioErrno(code: errno) }
+    }
+
+    deinit { close() }
+
+    /// Drains the watch; true when a chip node went away.
+    func chipRemoved() throws(GpioErrno) -> Bool {
+        guard fd >= 0 else { return false }
+        let r = sb_gpio_chip_watch_read(fd)
+        if r < 0 { throw GpioErrno(code: errno) }
+        return r > 0
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+}
+
 extension Bias {
     fileprivate var cValue: Int32 {
         switch self {

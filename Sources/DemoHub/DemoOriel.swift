@@ -14,7 +14,7 @@ struct DemoOriel {
     /// A change due at a time the caller keeps.
     enum Change: Equatable {
         case setOnAir(Bool, by: String?, Answer)
-        case refuse(Answer)
+        case refuse(Answer, asked: String)
         case wrapUp(Answer)
         case endOnAir(generation: Int)
         case eyesClosing(Answer)
@@ -61,27 +61,31 @@ struct DemoOriel {
     /// Takes one item from the body's `/ears` and says what to do and when.
     mutating func intake(_ item: JSON) -> [Step] {
         guard let id = item["id"]?.words(limit: 80) else { return [] }
-        let by = item["by"]?.words(limit: 24)
+        // The body sends its own name as `by`.
+        let body = "the \(item["by"]?.words(limit: 24) ?? "studio") body"
         switch item["kind"]?.string {
         case "onair":
             requests += 1
-            if requests % 4 == 0 { return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: Self.refusal)))] }
-            guard let wanted = item["on"]?.bool else {
-                return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: "the demo hub cannot read the request: it says neither on nor off")))]
+            let wanted = item["on"]?.bool
+            let asked = "\(body)'s button asking to turn On Air \(wanted.map(Self.word) ?? "on or off")"
+            if requests % 4 == 0 { return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: Self.refusal), asked: asked))] }
+            guard let wanted else {
+                return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: "the demo hub cannot read the request: it says neither on nor off"), asked: asked))]
             }
-            return [Step(after: Self.answerDelay, change: .setOnAir(wanted, by: by, Answer(id: id)))]
+            return [Step(after: Self.answerDelay, change: .setOnAir(wanted, by: "\(body)'s button", Answer(id: id)))]
         case "stage":
             requests += 1
-            if requests % 4 == 0 { return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: Self.refusal)))] }
+            let asked = "\(body)'s Wrap up button"
+            if requests % 4 == 0 { return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: Self.refusal), asked: asked))] }
             guard item["stage"]?.string == "wrapup" else {
-                return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: "cwkPippa refused: the demo hub only knows the stage wrapup")))]
+                return [Step(after: Self.answerDelay, change: .refuse(Answer(id: id, error: "cwkPippa refused: the demo hub only knows the stage wrapup"), asked: asked))]
             }
             return [Step(after: Self.answerDelay, change: .wrapUp(Answer(id: id)))]
         case "eyes_kill":
             return [Step(after: 0.3, change: .eyesClosing(Answer(id: id)))]
         case "eyes":
             let open = item["open"]?.bool ?? !eyesOpen
-            let tap = "\(by.map { "\($0)'s" } ?? "a") tap on the studio body's camera button"
+            let tap = "a tap on \(body)'s camera button"
             return [Step(after: 0.3, change: .setEyes(open: open, why: tap, camera: item["camera"]?.words(limit: 40), Answer(id: id)))]
         default:
             return []
@@ -94,16 +98,16 @@ struct DemoOriel {
         case .setOnAir(let wanted, let by, let answer):
             let asker = by ?? "the studio body's button"
             guard wanted != on else {
-                return Outcome(face: face(onair: answer), log: "demo hub: On Air was already \(word(on)), as \(asker) asked")
+                return Outcome(face: face(onair: answer), log: "demo hub: On Air was already \(Self.word(on)), as \(asker) asked")
             }
             on = wanted
             phase = wanted ? "live" : nil
             since = now
             onAirWork += 1
-            return Outcome(face: face(onair: answer), log: "demo hub: turned On Air \(word(on)), asked by \(asker)")
-        case .refuse(let answer):
+            return Outcome(face: face(onair: answer), log: "demo hub: turned On Air \(Self.word(on)), asked by \(asker)")
+        case .refuse(let answer, let asked):
             return Outcome(face: face(onair: answer),
-                           log: "demo hub: refused request \(answer.id): \(answer.error ?? "")")
+                           log: "demo hub: refused \(asked): \(answer.error ?? "")")
         case .wrapUp(var answer):
             guard on else {
                 answer.error = "cwkPippa refused: On Air is off, so there is nothing to wrap up"
@@ -188,7 +192,7 @@ struct DemoOriel {
         .object(["id": .string(answer.id), "error": answer.error.map { .string($0) } ?? .null])
     }
 
-    private func word(_ on: Bool) -> String { on ? "on" : "off" }
+    private static func word(_ on: Bool) -> String { on ? "on" : "off" }
 
     /// Epoch seconds as `2026-11-04T17:50:00Z`.
     static func iso8601(_ seconds: Double) -> String {

@@ -146,7 +146,7 @@ struct BodyTraceTests {
         _ = body.tap(.kill, at: 100)
         #expect(body.tap(.camera, at: 101, id: "c1")
             == .asked(request("eyes", "c1", ["open": .bool(true), "camera": .string("studio camera"), "by": .string("studio")])))
-        #expect(body.group.armed(at: 101) == nil)
+        #expect(body.group.armed(at: 101) == .kill, "a one-press control leaves the arming alone")
         #expect(body.gate.askedAt == 101)
         try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body","red":true}}"#, at: 102)
         #expect(body.gate.verdict.runs)

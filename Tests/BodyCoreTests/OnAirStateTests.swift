@@ -9,6 +9,17 @@ struct OnAirStateTests {
         #expect(OnAirState.from(try json(text)) == nil)
     }
 
+    @Test("DESIGN 4's own example decodes: on, LIVE, since, by; null unread and error are absent")
+    func designExample() throws {
+        let pushed = try json(#"""
+            {"on": true, "phase": "live", "since": "2026-11-04T17:50:00Z", "by": "dad",
+             "unread": null, "error": null,
+             "answered": {"id": "a1", "error": "cwkPippa refused: not now"}}
+            """#)
+        #expect(OnAirState.from(pushed) == OnAirState(on: true, stage: .live, since: "2026-11-04T17:50:00Z", by: "dad"))
+        #expect(Answered.from(pushed["answered"]) == Answered(id: "a1", error: "cwkPippa refused: not now"))
+    }
+
     @Test("1. an absent object is no state")
     func absent() {
         #expect(OnAirState.from(nil) == nil)

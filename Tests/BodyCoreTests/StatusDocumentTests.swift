@@ -116,6 +116,8 @@ struct StatusDocumentTests {
             "kill_asked": .null, "kill_problem": .null,
         ]))
         #expect(doc["lines"] == .object(["lamp": .bool(true), "armed-led": .bool(true)]))
+        extras.lines = [.lamp: nil, .armedLED: false]
+        #expect(try statusJSON(body, at: 101, extras)["lines"] == .object(["lamp": .null, "armed-led": .bool(false)]))
         #expect(doc["buttons"] == .object([
             "onair": .object(["held": .bool(true), "stuck": .bool(false)]),
             "kill": .object(["held": .bool(false), "stuck": .bool(true)]),

@@ -80,7 +80,7 @@ struct DemoHubTests {
         #expect(face["onair"]?["on"] == .bool(true))
         #expect(face["onair"]?["answered"]?["error"] == .null)
         #expect(body.waitFor(2) { body.polls.contains { $0.contains("after=1764000000001") } })
-        #expect(lines.withLock { $0.contains("demo hub: turned On Air on, asked by studio") })
+        #expect(lines.withLock { $0.contains("demo hub: turned On Air on, asked by the studio body's button") })
     }
 
     @Test("it waits for a body that is not up yet, and starts over when the body restarts")

@@ -16,10 +16,10 @@ struct DemoOrielTests {
         #expect(oriel.face()["onair"]?["on"] == .bool(false))
 
         let steps = oriel.intake(Self.onair("q1", on: true))
-        #expect(steps == [.init(after: 1.5, change: .setOnAir(true, by: "studio", Answer(id: "q1")))])
+        #expect(steps == [.init(after: 1.5, change: .setOnAir(true, by: "the studio body's button", Answer(id: "q1")))])
 
         let outcome = oriel.apply(steps[0].change, now: 1_793_900_000)
-        #expect(outcome.log == "demo hub: turned On Air on, asked by studio")
+        #expect(outcome.log == "demo hub: turned On Air on, asked by the studio body's button")
         let onair = outcome.face?["onair"]
         #expect(onair?["on"] == .bool(true))
         #expect(onair?["phase"] == .string("live"))
@@ -40,6 +40,7 @@ struct DemoOrielTests {
 
         let steps = oriel.intake(Self.onair("q4", on: false))
         let outcome = oriel.apply(steps[0].change, now: 2001)
+        #expect(outcome.log == "demo hub: refused the studio body's button asking to turn On Air off: cwkPippa refused: the demo hub refuses every fourth request, to show a refusal")
 
         #expect(oriel.on == true)
         #expect(outcome.face?["onair"]?["on"] == .bool(true))
@@ -83,13 +84,13 @@ struct DemoOrielTests {
     @Test("a camera tap opens the eyes for 60 s, naming the tap, then they close")
     func eyesTap() {
         var oriel = DemoOriel(since: 1000)
-        let steps = oriel.intake(.object(["kind": .string("eyes"), "id": .string("e1"), "open": .bool(true), "by": .string("dad")]))
+        let steps = oriel.intake(.object(["kind": .string("eyes"), "id": .string("e1"), "open": .bool(true), "by": .string("studio")]))
 
         let opened = oriel.apply(steps[0].change, now: 5000)
         let eyes = opened.face?["eyes"]
         #expect(eyes?["open"] == .bool(true))
         #expect(eyes?["until"] == .number(5060))
-        #expect(eyes?["why"] == .string("dad's tap on the studio body's camera button"))
+        #expect(eyes?["why"] == .string("a tap on the studio body's camera button"))
         #expect(eyes?["red"] == .bool(true))
         #expect(eyes?["answered"] == .object(["id": .string("e1"), "error": .null]))
         #expect(opened.then.map(\.after) == [60])

@@ -20,8 +20,16 @@ final class BodyProcess: @unchecked Sendable {
     private var logText = ""
     private(set) var port: Int = 0
 
+    /// Starts a body and waits (without blocking a test thread) until it serves.
+    static func start(config: String = "", oriel: String? = nil, silence: String? = nil,
+                      board: String? = nil) async throws -> BodyProcess {
+        let body = try BodyProcess(config: config, oriel: oriel, silence: silence, board: board)
+        try await body.ready()
+        return body
+    }
+
     /// `config` is appended to a working configuration; `board` is a board file's text, or nil for `sim`.
-    init(config: String = "", oriel: String? = nil, silence: String? = nil, board: String? = nil) throws {
+    private init(config: String = "", oriel: String? = nil, silence: String? = nil, board: String? = nil) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("studio-body-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let tokenFile = dir.appendingPathComponent("token")
@@ -59,14 +67,17 @@ final class BodyProcess: @unchecked Sendable {
             self.lock.unlock()
         }
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
+    }
+
+    private func ready() async throws {
+        let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             if let range = log.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
                 port = Int(log[range].split(separator: ":").last!)!
                 return
             }
             if !process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
+            await pause(0.02)
         }
         throw BodyFailed(words: "studio-body did not start: \(log)")
     }
@@ -117,8 +128,9 @@ final class BodyProcess: @unchecked Sendable {
 
     func onair() async throws -> [String: Any] { try await status()["onair"] as? [String: Any] ?? [:] }
 
-    func press(_ button: String) async throws {
-        let a = try await request("POST", "/sim/press?button=\(button)")
+    /// Presses on the sim board; `times` presses `gap` seconds apart by their edge timestamps.
+    func press(_ button: String, times: Int = 1, gap: Double = 0.6) async throws {
+        let a = try await request("POST", "/sim/press?button=\(button)&presses=\(times)&gap=\(gap)")
         #expect(a.status == 200, "pressing \(button): \(a.text)")
     }
 
@@ -127,9 +139,10 @@ final class BodyProcess: @unchecked Sendable {
         try await get("/ears?after=\(after)&wait=\(wait)", timeout: wait + 10).json
     }
 
-    func terminate() -> Int32 {
+    /// SIGTERM, then waits for the exit without blocking a test thread.
+    func terminate() async -> Int32 {
         process.terminate()
-        process.waitUntilExit()
+        while process.isRunning { await pause(0.01) }
         return process.terminationStatus
     }
 }

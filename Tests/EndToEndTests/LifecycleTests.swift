@@ -6,7 +6,7 @@ import Testing
 struct LifecycleTests {
     @Test("after oriel.silence with neither push nor poll, On Air becomes unread in words")
     func silence() async throws {
-        let body = try BodyProcess(silence: "3s")
+        let body = try await BodyProcess.start(silence: "3s")
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         await pause(1.5)
         _ = try await body.ears()          // a poll is a heartbeat
@@ -22,7 +22,7 @@ struct LifecycleTests {
 
     @Test("with the default 60 s silence, the body is still reading the state after 3 s of quiet")
     func defaultSilence() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         await pause(3)
         #expect(try await body.onair().string("value") == "on")
@@ -32,7 +32,7 @@ struct LifecycleTests {
     @Test("hello at start, with the token and the body's boot id")
     func helloAtStart() async throws {
         let oriel = try FakeOriel()
-        let body = try BodyProcess(oriel: oriel.url)
+        let body = try await BodyProcess.start(oriel: oriel.url)
         #expect(await eventually(within: 5) { !oriel.hellos.isEmpty })
         let hello = try #require(oriel.hellos.first)
         #expect(hello.path == "/api/bodies/hello")
@@ -48,7 +48,7 @@ struct LifecycleTests {
     func helloBackoff() async throws {
         let oriel = try FakeOriel()
         oriel.answer(500)
-        let body = try BodyProcess(oriel: oriel.url)
+        let body = try await BodyProcess.start(oriel: oriel.url)
         #expect(await eventually(within: 12) { oriel.hellos.count >= 4 })
         let times = oriel.hellos.map(\.at)
         let gaps = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }
@@ -62,7 +62,7 @@ struct LifecycleTests {
     @Test("hello goes at once when Oriel comes back and calls, not at the next retry")
     func helloWhenOrielReturns() async throws {
         let port = try FakeOriel.closedPort()
-        let body = try BodyProcess(oriel: "http://127.0.0.1:\(port)")
+        let body = try await BodyProcess.start(oriel: "http://127.0.0.1:\(port)")
         await pause(4)   // retries at about 1, 3 and 7 s: the next one is ~3 s away
         #expect(body.log.contains("Couldn't connect") || body.log.contains("connect"), "\(body.log)")
         let oriel = try FakeOriel(port: port)
@@ -75,7 +75,7 @@ struct LifecycleTests {
     @Test("hello again after a silence")
     func helloAfterSilence() async throws {
         let oriel = try FakeOriel()
-        let body = try BodyProcess(oriel: oriel.url, silence: "2s")
+        let body = try await BodyProcess.start(oriel: oriel.url, silence: "2s")
         #expect(await eventually(within: 5) { oriel.hellos.count == 1 })
         try await body.push(#"{"onair":{"on":false}}"#)
         #expect(await eventually(within: 6) { oriel.hellos.count == 2 })
@@ -84,13 +84,13 @@ struct LifecycleTests {
 
     @Test("SIGTERM answers a waiting poll, and the body exits 0 within 2 s")
     func sigterm() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         #expect(try await body.status().object("lines").bool("lamp") == true)
         async let waiting = body.get("/ears?after=\(UInt64.max / 2)&wait=30", timeout: 10)
         await pause(0.3)
         let start = Date()
-        let code = body.terminate()
+        let code = await body.terminate()
         let poll = try await waiting
         #expect(code == 0)
         #expect(Date().timeIntervalSince(start) < 2)

@@ -11,7 +11,7 @@ struct RoutesTests {
 
     @Test("every route answers 401 and nothing else without the right token", arguments: [nil, "wrong-token-0123456789", ""])
     func unauthorised(token: String?) async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         for (method, path) in Self.routes {
             let a = try await body.request(method, path, body: method == "POST" ? Data("{}".utf8) : nil, token: .some(token))
             #expect(a.status == 401, "\(method) \(path)")
@@ -23,7 +23,7 @@ struct RoutesTests {
 
     @Test("hello says who the body is and which protocols it speaks")
     func hello() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         let h = try await body.get("/hello").json
         #expect(h.string("name") == "studio")
         #expect(h.string("body") == "studio-body")
@@ -33,7 +33,7 @@ struct RoutesTests {
 
     @Test("an unknown route is 404 and a wrong method 405, both in words")
     func unknownAndWrongMethod() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         let missing = try await body.get("/nothing-here")
         #expect(missing.status == 404)
         #expect(missing.json.string("error")?.contains("/nothing-here") == true)
@@ -44,7 +44,7 @@ struct RoutesTests {
 
     @Test("a malformed push is 400 with the parser's reason and changes nothing")
     func malformedPush() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         let bad = try await body.push(#"{"onair": {"on": fals"#)
         #expect(bad.status == 400)
@@ -57,7 +57,7 @@ struct RoutesTests {
 
     @Test("a body over 64 KiB is 413 and changes nothing")
     func oversized() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":true}}"#)
         let filler = String(repeating: "x", count: 64 * 1024)
         let big = try await body.request("POST", "/face", body: Data(#"{"onair":{"on":false},"pad":"\#(filler)"}"#.utf8))
@@ -68,7 +68,7 @@ struct RoutesTests {
 
     @Test("/where is refused with words while location is not allowed")
     func whereNotAllowed() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         let a = try await body.get("/where")
         #expect(a.status == 403)
         #expect(a.json.string("error") == "location is not allowed for this body; a person allows it in the configuration")
@@ -76,7 +76,7 @@ struct RoutesTests {
 
     @Test("the preview is 409 with the reason while the eyes gate is shut")
     func previewShut() async throws {
-        let body = try BodyProcess()
+        let body = try await BodyProcess.start()
         for path in ["/preview", "/preview.jpg"] {
             let a = try await body.get(path)
             #expect(a.status == 409, "\(path)")
@@ -87,7 +87,7 @@ struct RoutesTests {
     @Test("a board line that no chip has stops the start in one line, naming the chips searched")
     func missingLine() async throws {
         do {
-            _ = try BodyProcess(board: """
+            _ = try await BodyProcess.start(board: """
                 [lamp]
                 line = NO-SUCH-LINE-17
                 [armed-led]

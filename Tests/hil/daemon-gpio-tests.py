@@ -260,7 +260,7 @@ def presses_logged(body):
 
 
 def bounce(chip, body):
-    for attempt in range(1, 6):
+    for attempt in range(1, 11):
         body.push({"on": True})
         body.push({"on": False})  # the state moved: any arming is dropped
         time.sleep(0.3)
@@ -305,8 +305,9 @@ def chip_down_up(chip, body):
     check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "before the chip goes: the lamp is lit")
     chip.live(False)
     s = wait_for(lambda: (lambda s: s if s["board"]["ok"] is False else None)(body.status()), 4)
-    check(bool(s) and s["lines"]["lamp"] is None and "gpio" in (s["board"]["problem"] or ""),
-          f"live=0: /status says the board is not ok, in words, and the lamp unknown ({s and s['board']})")
+    if not check(bool(s) and s["lines"]["lamp"] is None and "gpio" in (s["board"]["problem"] or ""),
+                 f"live=0: /status says the board is not ok, in words, and the lamp unknown ({s and s['board']})"):
+        print(f"     status: {json.dumps(body.status())}\n     log: {body.log()[-1500:]}", flush=True)
     chip.live(True)
     s = wait_for(lambda: (lambda s: s if s["board"]["ok"] is True else None)(body.status()), 5)
     check(bool(s), "live=1: the body takes the lines again within 5 s")

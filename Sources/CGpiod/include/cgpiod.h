@@ -68,4 +68,13 @@ int sb_gpio_read_edge_events(sb_gpio_request *req, sb_gpio_edge *out, unsigned i
 /// Releases the line and frees everything; safe with NULL.
 void sb_gpio_release(sb_gpio_request *req);
 
+/// An inotify descriptor (non-blocking) that turns readable when a node in
+/// `dir` is deleted: a GPIO chip going away. Kernels before 6.x do not wake
+/// a line request's descriptor when its chip is removed, so this is how an
+/// epoll loop hears of it at once.
+int sb_gpio_chip_watch(const char *dir);
+/// Drains the watch: 1 if a gpiochip node went away (or events were lost),
+/// 0 if not, -1 on error.
+int sb_gpio_chip_watch_read(int fd);
+
 #endif

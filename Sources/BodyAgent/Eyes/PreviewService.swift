@@ -1,0 +1,199 @@
+import BodyHardware
+import BodyHTTP
+
+/// The camera preview: one capture shared by every `/preview` client, the
+/// newest frame for `/preview.jpg`. The agent says when it runs (the eyes
+/// gate's verdict); this only obeys. Frames live in memory only.
+/// Loop thread only.
+public final class PreviewService {
+    private let loop: EventLoop
+    private let device: String?
+    private let width: Int
+    private let height: Int
+    private let fps: Int
+    private let log: (String) -> Void
+
+    private var camera: Camera?
+    private var watch: EventLoop.WatchID?
+    private var latest: [UInt8]?
+    private var streams: [ObjectIdentifier: HTTPStream] = [:]
+    private var waiting: [UInt64: (reply: HTTPReply, timer: EventLoop.TimerID)] = [:]
+    private var nextWaiting: UInt64 = 0
+    private var stoppedWhy: String
+    private var logged: String?
+
+    /// How long `/preview.jpg` waits for a first frame after the camera opened.
+    static let firstFrameWait = 5.0
+    static let boundary = "frame"
+    public static let streamContentType = "multipart/x-mixed-replace; boundary=\(boundary)"
+
+    /// Called after the preview starts or stops (by itself or by `run`), so the
+    /// agent can refresh what `/status` shows.
+    public var onChange: (() -> Void)?
+    /// Called when the capture stops by itself (unplugged, or a read failed),
+    /// with the words `words` now says after "stopped: ": the gate hears of it
+    /// (`EyesGate.cameraGone`) and runs again only after a fresh opening.
+    public var onGone: ((_ why: String) -> Void)?
+
+    public init(loop: EventLoop, device: String?, width: Int, height: Int, fps: Int,
+                log: @escaping (String) -> Void) {
+        self.loop = loop
+        self.device = device
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.log = log
+        stoppedWhy = device == nil ? "no camera configured" : "the eyes are closed"
+    }
+
+    deinit { stop(why: "the body is stopping") }
+
+    public var running: Bool { camera != nil }
+
+    /// "running: YUYV 640x480 @15 (encoded)", "stopped: closed by Oriel",
+    /// "stopped: camera unplugged (/dev/video0)", "stopped: no camera configured".
+    public var words: String {
+        if let camera { return "running: \(camera.format)" }
+        return "stopped: \(stoppedWhy)"
+    }
+
+    /// The gate's verdict. True opens the camera unless it runs already (and
+    /// retries an open that failed, e.g. after an unplug); false closes it, so
+    /// the device is not held. `why` is said while stopped ("closed by Oriel").
+    public func run(_ shouldRun: Bool, why: String) {
+        if !shouldRun {
+            stop(why: why)
+            return
+        }
+        guard camera == nil else { return }
+        guard let device else {
+            stoppedWhy = "no camera configured"
+            say("eyes: preview not started (\(why)): no camera configured")
+            return
+        }
+        do {
+            let opened = try Camera.open(path: device, width: width, height: height, fps: fps)
+            watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
+            camera = opened
+            say("eyes: preview running: \(opened.format) (\(why))")
+            onChange?()
+        } catch let error as CameraError {
+            stoppedWhy = error.kind == .absent ? "camera not found (\(device))" : error.description
+            say("eyes: preview not started (\(why)): \(error)")
+        } catch {
+            // The loop could not watch the descriptor: the capture must not run unwatched.
+            stoppedWhy = "\(error)"
+            say("eyes: preview not started (\(why)): \(error)")
+        }
+    }
+
+    /// `GET /preview`: multipart MJPEG, paced per client (a slow client drops
+    /// frames), ended cleanly when the preview stops. 409 while stopped.
+    public func serveStream(_ reply: HTTPReply) {
+        guard running else {
+            reply.send(.error(409, "preview stopped: \(stoppedWhy)"))
+            return
+        }
+        let stream = HTTPStream()
+        let id = ObjectIdentifier(stream)
+        stream.onClose = { [weak self] in self?.streams[id] = nil }
+        streams[id] = stream
+        reply.stream(contentType: PreviewService.streamContentType, stream)
+        if let latest, stream.isOpen { stream.offer(PreviewService.part(latest)) }
+    }
+
+    /// `GET /preview.jpg`: the newest frame (or the first one, if none came
+    /// yet). 409 while stopped.
+    public func serveJPEG(_ reply: HTTPReply) {
+        guard running else {
+            reply.send(.error(409, "preview stopped: \(stoppedWhy)"))
+            return
+        }
+        if let latest {
+            reply.send(PreviewService.jpeg(latest))
+            return
+        }
+        nextWaiting += 1
+        let id = nextWaiting
+        let due = EventLoop.monotonic() + PreviewService.firstFrameWait
+        let timer = loop.schedule(at: due) { [weak self] in self?.firstFrameTimedOut(id) }
+        waiting[id] = (reply, timer)
+    }
+
+    /// Number of `/preview` clients being fed.
+    public var clients: Int { streams.count }
+
+    // MARK: - the capture
+
+    private func readable() {
+        guard let camera else { return }
+        let frame: [UInt8]?
+        do {
+            frame = try camera.readFrame()
+        } catch {
+            let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
+            stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
+            onGone?(why)
+            return
+        }
+        guard let frame else { return }
+        latest = frame
+        for w in waiting.values {
+            loop.cancel(w.timer)
+            w.reply.send(PreviewService.jpeg(frame))
+        }
+        waiting.removeAll()
+        if !streams.isEmpty {
+            let part = PreviewService.part(frame)
+            for stream in streams.values { stream.offer(part) }
+        }
+    }
+
+    private func stop(why: String, cause: String? = nil) {
+        stoppedWhy = why
+        let wasRunning = camera != nil
+        if let watch { loop.unwatch(watch) }
+        watch = nil
+        camera?.close()
+        camera = nil
+        latest = nil
+        let ending = streams.values
+        streams.removeAll()
+        for stream in ending {
+            stream.offer(Array("--\(PreviewService.boundary)--\r\n".utf8))
+            stream.finish()
+        }
+        for w in waiting.values {
+            loop.cancel(w.timer)
+            w.reply.send(.error(409, "preview stopped: \(why)"))
+        }
+        waiting.removeAll()
+        if wasRunning {
+            say("eyes: preview stopped: \(why)" + (cause.map { " (\($0))" } ?? ""))
+            onChange?()
+        }
+    }
+
+    private func firstFrameTimedOut(_ id: UInt64) {
+        guard let w = waiting.removeValue(forKey: id) else { return }
+        let path = device ?? "the camera"
+        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(PreviewService.firstFrameWait)) s"))
+    }
+
+    /// Logs a line only when it differs from the last one: changes, not repeats.
+    private func say(_ line: String) {
+        guard line != logged else { return }
+        logged = line
+        log(line)
+    }
+
+    static func part(_ jpeg: [UInt8]) -> [UInt8] {
+        let head = "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n"
+        return Array(head.utf8) + jpeg + Array("\r\n".utf8)
+    }
+
+    static func jpeg(_ frame: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: 200, contentType: "image/jpeg", body: frame,
+                     headers: [("Cache-Control", "no-store")])
+    }
+}

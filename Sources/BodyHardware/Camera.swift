@@ -1,0 +1,206 @@
+import Glibc
+
+/// One open V4L2 capture stream, for a single-threaded event loop: epoll its
+/// `descriptor`, call `readFrame()` when it is readable.
+///
+/// Prefers MJPEG (frames pass through untouched, cut at their end-of-image
+/// marker); else YUYV, encoded to JPEG with TurboJPEG. mmap streaming with 4
+/// buffers. Everything is released on every path, a half-finished open too;
+/// `close()` is safe twice. Never written to disk.
+public final class Camera {
+    public let path: String
+    public let width: Int
+    public let height: Int
+    /// The rate the driver agreed to (frames per second).
+    public let framesPerSecond: Double
+    /// True for MJPEG passthrough, false for YUYV encoded here.
+    public let passthrough: Bool
+
+    private let calls: CameraCalls
+    private var fd: Int32
+    private var buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)]
+    private let bytesPerLine: Int
+    private let encoder: YUYVEncoder?
+
+    static let bufferCount: UInt32 = 4
+
+    /// The file descriptor to epoll; -1 once closed.
+    public var descriptor: Int32 { fd }
+
+    /// "MJPEG 640x480 @15 (passthrough)", "YUYV 640x480 @15 (encoded)".
+    public var format: String {
+        let rate = framesPerSecond == framesPerSecond.rounded()
+            ? String(Int(framesPerSecond)) : String(Double(Int(framesPerSecond * 100)) / 100)
+        return passthrough ? "MJPEG \(width)x\(height) @\(rate) (passthrough)"
+                           : "YUYV \(width)x\(height) @\(rate) (encoded)"
+    }
+
+    public static func open(path: String, width: Int, height: Int, fps: Int) throws(CameraError) -> Camera {
+        try open(path: path, width: width, height: height, fps: fps, calls: .live)
+    }
+
+    static func open(path: String, width: Int, height: Int, fps: Int, calls: CameraCalls) throws(CameraError) -> Camera {
+        let opened = calls.open(path)
+        if opened < 0 { throw CameraError.call("open", path, errno: -opened) }
+        var opening = Opening(calls: calls, fd: opened)
+        do {
+            return try opening.finish(path: path, width: width, height: height, fps: fps)
+        } catch {
+            opening.release()
+            throw error
+        }
+    }
+
+    fileprivate init(path: String, calls: CameraCalls, fd: Int32, format: CameraCalls.Format, fps: Double,
+                     buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)], encoder: YUYVEncoder?) {
+        self.path = path
+        self.calls = calls
+        self.fd = fd
+        self.width = Int(format.width)
+        self.height = Int(format.height)
+        self.bytesPerLine = Int(format.bytesPerLine)
+        self.framesPerSecond = fps
+        self.buffers = buffers
+        self.encoder = encoder
+        self.passthrough = encoder == nil
+    }
+
+    deinit { close() }
+
+    /// When the descriptor is readable: dequeue one buffer, turn it into a
+    /// JPEG, queue the buffer again. nil when no frame is ready, or the frame
+    /// was one to drop (marked corrupt by the driver, or not a whole JPEG).
+    /// Throws `.unplugged` when the device went away; then only `close()` is left to do.
+    public func readFrame() throws(CameraError) -> [UInt8]? {
+        guard fd >= 0 else { throw CameraError(.failed, "camera: cannot read a frame from \(path): it is closed") }
+        let (rc, frame) = calls.dequeue(fd)
+        if rc == -EAGAIN { return nil }
+        if rc < 0 { throw CameraError.call("dequeue a frame from", path, errno: -rc, streaming: true) }
+        guard Int(frame.index) < buffers.count else {
+            throw CameraError(.failed, "camera: cannot read a frame from \(path): the driver returned buffer \(frame.index) of \(buffers.count)")
+        }
+        let buffer = buffers[Int(frame.index)]
+        // Some drivers report 0 bytes used (or more than the buffer): take the whole buffer.
+        let used = frame.bytesUsed == 0 || frame.bytesUsed > buffer.length ? Int(buffer.length) : Int(frame.bytesUsed)
+        let raw = UnsafeRawBufferPointer(start: buffer.pointer, count: used)
+        var jpeg: [UInt8]? = nil
+        var failure: CameraError? = nil
+        if frame.flags & CameraCalls.flagError == 0 {
+            if let encoder {
+                do { jpeg = try encoder.encode(raw, bytesPerLine: bytesPerLine) } catch { failure = error }
+            } else {
+                // Copy before cutting: a loopback writer may reuse the buffer while we look.
+                let copy = Array(raw)
+                if let end = copy.withUnsafeBytes({ JPEG.endOfImage(in: $0) }) {
+                    jpeg = end == copy.count ? copy : Array(copy[..<end])
+                }
+            }
+        }
+        let queued = calls.queue(fd, frame.index)
+        if queued < 0 { throw CameraError.call("queue a buffer on", path, errno: -queued, streaming: true) }
+        if let failure { throw failure }
+        return jpeg
+    }
+
+    /// Stops streaming, unmaps the buffers, closes the device. Safe twice.
+    public func close() {
+        guard fd >= 0 else { return }
+        var opening = Opening(calls: calls, fd: fd)
+        opening.streaming = true
+        opening.buffers = buffers
+        opening.requested = true
+        opening.release()
+        buffers = []
+        fd = -1
+    }
+}
+
+/// The steps of an open, each remembered so a failure releases exactly what was taken.
+private struct Opening {
+    let calls: CameraCalls
+    let fd: Int32
+    var requested = false
+    var buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)] = []
+    var streaming = false
+
+    init(calls: CameraCalls, fd: Int32) {
+        self.calls = calls
+        self.fd = fd
+    }
+
+    mutating func finish(path: String, width: Int, height: Int, fps: Int) throws(CameraError) -> Camera {
+        let cap = calls.capabilities(fd)
+        if cap.rc < 0 { throw CameraError.call("query the capabilities of", path, errno: -cap.rc) }
+        guard cap.capture, cap.streaming else {
+            throw CameraError(.unsupported, "camera: cannot use \(path): it is not a video capture device with streaming")
+        }
+
+        var offered: [UInt32] = []
+        while offered.count < 64 {
+            let (rc, fourcc) = calls.enumFormat(fd, UInt32(offered.count))
+            if rc < 0 { break }
+            offered.append(fourcc)
+        }
+        let wanted: UInt32
+        if offered.contains(CameraCalls.mjpeg) { wanted = CameraCalls.mjpeg }
+        else if offered.contains(CameraCalls.jpeg) { wanted = CameraCalls.jpeg }
+        else if offered.contains(CameraCalls.yuyv) { wanted = CameraCalls.yuyv }
+        else {
+            let names = offered.isEmpty ? "none" : offered.map(CameraCalls.name).joined(separator: ", ")
+            throw CameraError(.unsupported, "camera: cannot use \(path): it offers neither MJPEG nor YUYV (it offers \(names))")
+        }
+
+        let (rc, format) = calls.setFormat(fd, wanted, UInt32(clamping: width), UInt32(clamping: height))
+        if rc < 0 { throw CameraError.call("set \(CameraCalls.name(wanted)) \(width)x\(height) on", path, errno: -rc) }
+        guard format.fourcc == wanted else {
+            throw CameraError(.unsupported, "camera: cannot use \(path): asked for \(CameraCalls.name(wanted)), the driver chose \(CameraCalls.name(format.fourcc))")
+        }
+        let encoder: YUYVEncoder? = wanted == CameraCalls.yuyv
+            ? try YUYVEncoder(width: Int(format.width), height: Int(format.height)) : nil
+        var settled = format
+        if settled.bytesPerLine == 0 { settled.bytesPerLine = wanted == CameraCalls.yuyv ? settled.width * 2 : 0 }
+
+        // A driver that cannot set the rate keeps its own: not a reason to refuse the camera.
+        var rate = Double(fps)
+        let parm = calls.setRate(fd, UInt32(clamping: fps))
+        if parm.rc == 0, parm.numerator > 0, parm.denominator > 0 {
+            rate = Double(parm.denominator) / Double(parm.numerator)
+        }
+
+        let req = calls.requestBuffers(fd, Camera.bufferCount)
+        if req.rc < 0 { throw CameraError.call("request \(Camera.bufferCount) mmap buffers on", path, errno: -req.rc) }
+        requested = true
+        guard req.granted >= 1 else {
+            throw CameraError(.failed, "camera: cannot request mmap buffers on \(path): the driver gave none")
+        }
+        for index in 0..<req.granted {
+            let q = calls.queryBuffer(fd, index)
+            if q.rc < 0 { throw CameraError.call("query buffer \(index) of", path, errno: -q.rc) }
+            let m = calls.map(fd, q.offset, q.length)
+            guard let pointer = m.pointer else {
+                throw CameraError.call("map buffer \(index) of", path, errno: m.rc < 0 ? -m.rc : EINVAL)
+            }
+            buffers.append((pointer, q.length))
+        }
+        for index in 0..<req.granted {
+            let rc = calls.queue(fd, index)
+            if rc < 0 { throw CameraError.call("queue buffer \(index) on", path, errno: -rc) }
+        }
+        let on = calls.streamOn(fd)
+        if on < 0 { throw CameraError.call("start streaming on", path, errno: -on) }
+        streaming = true
+        return Camera(path: path, calls: calls, fd: fd, format: settled, fps: rate, buffers: buffers, encoder: encoder)
+    }
+
+    /// Releases what was taken, in reverse: stream, mappings, buffers, descriptor.
+    mutating func release() {
+        if streaming { _ = calls.streamOff(fd) }
+        for b in buffers { calls.unmap(b.pointer, b.length) }
+        buffers = []
+        // Freeing the buffers fails harmlessly on a device that is gone.
+        if requested { _ = calls.requestBuffers(fd, 0) }
+        _ = calls.close(fd)
+        streaming = false
+        requested = false
+    }
+}

@@ -1,0 +1,128 @@
+import Testing
+@testable import BodyHardware
+import Glibc
+
+@Suite("camera lifetimes and failures, through the seam")
+struct CameraSeamTests {
+    func open(_ device: FakeDevice) throws -> Camera {
+        try Camera.open(path: "/dev/video0", width: 64, height: 48, fps: 15, calls: device.calls)
+    }
+
+    @Test("a missing device is said with its path and the cause")
+    func missing() {
+        let device = FakeDevice()
+        device.fail("open", errno: ENOENT)
+        #expect(throws: CameraError(.absent, "camera: cannot open /dev/video0: No such file or directory")) {
+            try open(device)
+        }
+    }
+
+    @Test("a device held by another process is busy")
+    func busy() {
+        let device = FakeDevice()
+        device.fail("streamon", errno: EBUSY)
+        #expect(throws: CameraError(.busy, "camera: cannot start streaming on /dev/video0: Device or resource busy")) {
+            try open(device)
+        }
+    }
+
+    @Test("a half-finished open releases what it took, in reverse")
+    func halfOpen() {
+        let device = FakeDevice()
+        device.fail("streamon", errno: EBUSY)
+        _ = try? open(device)
+        let tail = device.log.drop { $0 != "streamon" }
+        #expect(Array(tail) == ["streamon", "munmap", "munmap", "munmap", "munmap", "reqbufs 0", "close"])
+    }
+
+    @Test("a failed mmap unmaps only what was mapped")
+    func failedMap() {
+        let device = FakeDevice()
+        device.fail("mmap", errno: ENOMEM)
+        #expect(throws: CameraError.self) { try open(device) }
+        #expect(device.log.filter { $0 == "munmap" }.isEmpty)
+        #expect(device.log.suffix(2) == ["reqbufs 0", "close"])
+    }
+
+    @Test("MJPEG is preferred over YUYV and passes through")
+    func prefersMJPEG() throws {
+        let device = FakeDevice()
+        device.state.withLock { $0.formats = [CameraCalls.yuyv, CameraCalls.mjpeg] }
+        let camera = try open(device)
+        #expect(camera.passthrough)
+        #expect(camera.format == "MJPEG 64x48 @15 (passthrough)")
+    }
+
+    @Test("YUYV alone is encoded")
+    func yuyvEncoded() throws {
+        let camera = try open(FakeDevice())
+        #expect(!camera.passthrough)
+        #expect(camera.format == "YUYV 64x48 @15 (encoded)")
+    }
+
+    @Test("a camera with neither MJPEG nor YUYV is refused, naming what it offers")
+    func unsupported() {
+        let device = FakeDevice()
+        device.state.withLock { $0.formats = [0x3231_564E, 0x3342_4752] }  // NV12, RGB3
+        #expect(throws: CameraError(.unsupported, "camera: cannot use /dev/video0: it offers neither MJPEG nor YUYV (it offers NV12, RGB3)")) {
+            try open(device)
+        }
+        #expect(device.log.last == "close")
+    }
+
+    @Test("nothing ready reads as nil, not as an error")
+    func nothingReady() throws {
+        let camera = try open(FakeDevice())
+        #expect(try camera.readFrame() == nil)
+    }
+
+    @Test("a passthrough frame is cut at its end-of-image marker and its buffer requeued")
+    func passthroughCut() throws {
+        let device = FakeDevice()
+        device.state.withLock { $0.formats = [CameraCalls.mjpeg] }
+        let camera = try open(device)
+        let jpeg = try YUYVEncoder(width: 64, height: 48).encode(rampFrame(width: 64, height: 48))
+        device.produce(jpeg + [UInt8](repeating: 0, count: 1000))
+        #expect(try camera.readFrame() == jpeg)
+        #expect(device.state.withLock { $0.queued.count } == 4)
+    }
+
+    @Test("a YUYV frame comes out as a JPEG of the negotiated size")
+    func encodedFrame() throws {
+        let device = FakeDevice()
+        let camera = try open(device)
+        device.produce(rampFrame(width: 64, height: 48))
+        let jpeg = try #require(try camera.readFrame())
+        #expect(try JPEG.decode(jpeg) == (64, 48))
+    }
+
+    @Test("a frame the driver marks as corrupt is dropped and its buffer requeued")
+    func corruptDropped() throws {
+        let device = FakeDevice()
+        let camera = try open(device)
+        device.produce(rampFrame(width: 64, height: 48), flags: CameraCalls.flagError)
+        #expect(try camera.readFrame() == nil)
+        #expect(device.state.withLock { $0.queued.count } == 4)
+    }
+
+    @Test("a device gone mid-stream is unplugged", arguments: [ENODEV, ENXIO, EIO])
+    func unplugged(code: Int32) throws {
+        let device = FakeDevice()
+        let camera = try open(device)
+        device.fail("dqbuf", errno: code)
+        let error = try #require(throws: CameraError.self) { try camera.readFrame() }
+        #expect(error.kind == .unplugged)
+        #expect(error.description.hasPrefix("camera: cannot dequeue a frame from /dev/video0: "))
+    }
+
+    @Test("close stops, unmaps, frees and closes once, however often it is called")
+    func closeTwice() throws {
+        let device = FakeDevice()
+        let camera = try open(device)
+        camera.close()
+        camera.close()
+        let tail = device.log.drop { $0 != "streamon" }.dropFirst()
+        #expect(Array(tail) == ["streamoff", "munmap", "munmap", "munmap", "munmap", "reqbufs 0", "close"])
+        #expect(camera.descriptor == -1)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+import Testing
+import BodyHardware
+
+/// v4l2loopback fed with JPEG frames by Tests/hil/jpeg-feeder: an MJPEG
+/// camera, whose frames pass through untouched.
+@Suite("camera on v4l2loopback (VM)", .serialized, .enabled(if: CameraHIL.enabled, "set STUDIO_BODY_HIL=1 (Tests/hil/camera-tests)"))
+struct CameraLoopbackTests {
+    /// Distinct JPEGs, written where the feeder reads them (a tmpfs in the VM).
+    func fixtures() throws -> (dir: String, frames: [[UInt8]]) {
+        let dir = "/tmp/camera-frames-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let encoder = try YUYVEncoder(width: 640, height: 480)
+        var frames: [[UInt8]] = []
+        for n in 0..<8 {
+            var yuyv = [UInt8](repeating: 128, count: 640 * 480 * 2)
+            for i in stride(from: 0, to: yuyv.count, by: 2) { yuyv[i] = UInt8((i / 2 + n * 29) % 256) }
+            let jpeg = try encoder.encode(yuyv)
+            try Data(jpeg).write(to: URL(fileURLWithPath: "\(dir)/\(n).jpg"))
+            frames.append(jpeg)
+        }
+        return (dir, frames)
+    }
+
+    @Test("MJPEG frames pass through byte for byte, cut at their end-of-image marker, at the feeder's rate")
+    func passthrough() throws {
+        let (dir, fed) = try fixtures()
+        let feeder = Process()
+        let hil = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../hil/jpeg-feeder")
+        feeder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        feeder.arguments = [hil.path, CameraHIL.loopback, "640", "480", "15"] + (0..<fed.count).map { "\(dir)/\($0).jpg" }
+        try feeder.run()
+        defer { feeder.terminate(); feeder.waitUntilExit() }
+
+        // With exclusive_caps the node offers capture only once the feeder writes.
+        var camera: Camera? = nil
+        var lastError: CameraError? = nil
+        let deadline = CameraHIL.now() + 10
+        while camera == nil && CameraHIL.now() < deadline {
+            do { camera = try Camera.open(path: CameraHIL.loopback, width: 640, height: 480, fps: 15) }
+            catch { lastError = error; usleep(100_000) }
+        }
+        let cam = try #require(camera, "no capture on \(CameraHIL.loopback): \(lastError.map(String.init(describing:)) ?? "?")")
+        defer { cam.close() }
+        #expect(cam.passthrough)
+        #expect(cam.format.hasPrefix("MJPEG 640x480 @"))
+
+        let frames = try CameraHIL.frames(cam, for: 3)
+        let rate = CameraHIL.rate(frames)
+        print("v4l2loopback MJPEG 640x480: \(frames.count) frames, \(rate) fps, format \(cam.format)")
+        #expect(frames.count > 10)
+        #expect(abs(rate - 15) <= 1.5, "\(rate) fps is not 15 within 10%")
+        // Compared outside #expect, which would print every byte of both sides.
+        let strangers = frames.filter { !fed.contains($0.jpeg) }.map(\.jpeg.count)
+        #expect(strangers.isEmpty, "\(strangers.count) of \(frames.count) frames were not ones fed (sizes \(strangers.prefix(5)))")
+        cam.close()
+        #expect(!CameraHIL.holds(CameraHIL.loopback))
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+}
