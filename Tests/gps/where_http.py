@@ -193,12 +193,14 @@ def run(name):
     except Exception:
         c.failures.append(traceback.format_exc())
     finally:
+        if c.failures and body:
+            c.notes.append("body log:\n" + body.log[-2000:])
+        if c.failures and gpsd:
+            c.notes.append("gpsd log:\n" + gpsd.log[-2000:])
         if body:
             body.stop()
         if gpsd:
             gpsd.stop()
-    if c.failures and body:
-        c.notes.append("body log:\n" + body.log[-2000:])
     return c
 
 
