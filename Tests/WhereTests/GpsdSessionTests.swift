@@ -73,6 +73,23 @@ struct GpsdSessionTests {
         #expect(try s.read() == [.device(GpsDevice(path: "/dev/x", driver: "u-blox", cycle: 0.2))])
     }
 
+    @Test("a line that is not gpsd's JSON is passed over; the watch goes on")
+    func unparseable() throws {
+        let peer = try Peer()
+        let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
+        defer { s.close() }
+        _ = peer.accept()
+        peer.send("not json at all\r\n" + #"{"class":"TPV","device":"/dev/x","mode":1}"# + "\r\n")
+        #expect(readable(s))
+        var reports: [GpsReport] = []
+        for _ in 0..<3 where reports.count < 2 {
+            reports += try s.read()
+            if reports.count < 2 { _ = readable(s) }
+        }
+        #expect(reports.count == 2)
+        #expect(reports.last == .fix(GpsFix(mode: 1, device: "/dev/x")))
+    }
+
     @Test("gpsd hanging up mid-line is a loss in words, not a spin")
     func hangUp() throws {
         let peer = try Peer()
