@@ -46,6 +46,7 @@ public final class Agent: @unchecked Sendable {
     var edgeWatches: [EventLoop.WatchID] = []
     var contacts: [ButtonRole: Contact] = [:]
     var driven: [OutputRole: Bool] = [:]
+    var lostEdgesSaid = 0
 
     // HTTP.
     var server: HTTPServer?

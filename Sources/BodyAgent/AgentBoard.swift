@@ -18,6 +18,7 @@ extension Agent {
     func openBoard() throws(BoardError) {
         let board = try makeBoard()
         self.board = board
+        lostEdgesSaid = 0
         boardProblem = nil
         driven = [:]
         let now = EventLoop.monotonic()
@@ -38,6 +39,10 @@ extension Agent {
         guard let board else { return }
         do {
             for edge in try board.readEdges(from: fd) { handle(edge) }
+            if board.lostEdges != lostEdgesSaid {
+                log("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
+                lostEdgesSaid = board.lostEdges
+            }
         } catch {
             boardLost(error)
         }

@@ -77,7 +77,7 @@ public struct Body: Equatable, Sendable {
         for a in answers {
             onair.adopt(state, answered: a, at: now)
             wrapup.adopt(state, answered: a, at: now)
-            kill.adopt(eyes, answered: a, at: now)
+            kill.asking.answered(a, at: now)
         }
         if let newEyes = HouseEyes.from(body["eyes"]) {
             if newEyes.red != eyes.red || newEyes.killing != eyes.killing { group.disarm(.kill) }
@@ -114,14 +114,17 @@ public struct Body: Equatable, Sendable {
         case .camera:
             // One press, no arming: it only marks the body as having asked (rule 7),
             // and only an ask to open may start the camera; an ask to close never does.
-            if !eyes.open { gate.asked(at: now) }
             outcome = .asked(Request(kind: "eyes", id: id, fields: [
                 "open": .bool(!eyes.open), "camera": .string(settings.camera), "by": .string(by)]))
         }
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)
-            if button == .camera { cameraAsks[id] = now.mono }
+            if button == .camera {
+                cameraAsks[id] = now.mono
+                // Only a queued ask counts, and only an ask to open.
+                if !eyes.open { gate.asked(at: now) }
+            }
             return outcome
         } catch {
             let words = error.description

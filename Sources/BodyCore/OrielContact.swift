@@ -23,8 +23,12 @@ public struct OrielContact: Equatable, Sendable {
         silent = false
     }
 
+    /// A poll is a heartbeat too: Oriel is not silent while it polls, and the
+    /// next silence is said again (with a hello). The state stays unread
+    /// until Oriel pushes one.
     public mutating func polled(at now: Moment) {
         lastPoll = now
+        silent = false
     }
 
     /// Whether a silence begins at `now`: true once per silence, so the caller
