@@ -26,6 +26,12 @@ public enum FixRule {
         return abs(wall - time) <= freshFor ? .fresh : .stale
     }
 
+    /// How whole a fresh fix is: an error estimate counts most, then 3D. A `complete` one answers at once.
+    public static func rank(_ fix: GpsFix) -> Int {
+        (accuracy(fix) != nil ? 2 : 0) + (fix.mode >= 3 ? 1 : 0)
+    }
+    public static let complete = 3
+
     /// gpsd's horizontal error estimate: `eph`, else the two axes combined (their root sum of squares).
     public static func accuracy(_ fix: GpsFix) -> Double? {
         if let eph = fix.eph, eph >= 0 { return eph }
