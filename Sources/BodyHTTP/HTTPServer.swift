@@ -68,7 +68,11 @@ public final class HTTPServer {
             let cause = said.last ?? "libmicrohttpd refused to start"
             throw HTTPServerError("http: cannot listen on \(address): \(cause)")
         }
-        for message in said { log("http: libmicrohttpd: \(message)") }
+        // libmicrohttpd 0.9.75 says this even when the logger is the first option
+        // (it counts an option of its own first); the logger is in place, so drop it.
+        for message in said where !message.hasPrefix("MHD_OPTION_EXTERNAL_LOGGER is not the first option") {
+            log("http: libmicrohttpd: \(message)")
+        }
         self.port = body_mhd_bound_port(daemon)
         do { try makeDescriptors(around: body_mhd_epoll_fd(daemon)) } catch {
             MHD_stop_daemon(daemon)
