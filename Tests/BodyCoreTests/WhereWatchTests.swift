@@ -65,6 +65,15 @@ struct WhereWatchTests {
         #expect(p.altitude == 34.5)
     }
 
+    @Test("mode 3 before this cycle's altitude came is not whole yet")
+    func threeDWithoutAltitude() throws {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        #expect(w.take(tpv(mode: 3, eph: 22.8, alt: nil), arrivedAt: Self.wall, at: 101).isEmpty)
+        let p = try #require(place(w.take(tpv(mode: 3, eph: 22.8), arrivedAt: Self.wall + 0.2, at: 101.2)))
+        #expect(p.altitude == 34.5)
+    }
+
     @Test("while holding, an estimate counts more than a third dimension")
     func bestOfHeld() throws {
         var w = WhereWatch()
