@@ -85,9 +85,14 @@ public enum WhereAnswer: Equatable, Sendable {
         switch self {
         case .place: nil
         case .notAllowed: "location is not allowed for this body; a person allows it in the configuration"
-        case .gpsdNotRunning(let host, let port): "gpsd is not running at \(host):\(port)"
+        case .gpsdNotRunning(let host, let port): "gpsd is not running at \(Self.address(host: host, port: port))"
         case .noFreshFix(let cause): "no fresh fix within \(Int(FixRule.deadline)) s (\(cause.words))"
         }
+    }
+
+    /// "HOST:PORT", with an IPv6 host in brackets.
+    public static func address(host: String, port: UInt16) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
     /// The body of the answer, through the body's one encoder.

@@ -26,6 +26,14 @@ public enum FixRule {
         return abs(wall - time) <= freshFor ? .fresh : .stale
     }
 
+    /// How whole a fresh fix is: an error estimate counts most, then a 3D altitude. A `complete` one answers at once.
+    /// (gpsd can say mode 3 before this cycle's GGA brought the altitude.)
+    public static func rank(_ fix: GpsFix) -> Int {
+        let altitude = fix.mode >= 3 && (fix.altitudeMSL ?? fix.altitudeHAE) != nil
+        return (accuracy(fix) != nil ? 2 : 0) + (altitude ? 1 : 0)
+    }
+    public static let complete = 3
+
     /// gpsd's horizontal error estimate: `eph`, else the two axes combined (their root sum of squares).
     public static func accuracy(_ fix: GpsFix) -> Double? {
         if let eph = fix.eph, eph >= 0 { return eph }

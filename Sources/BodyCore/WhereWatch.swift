@@ -20,8 +20,9 @@ public struct WhereWatch: Sendable {
     struct Waiting: Sendable {
         var deadline: Double
         var askedAt: Double
-        /// A fresh fix without an error estimate, held while one more cycle may bring one.
+        /// The best fresh fix so far that is not complete, held while one more cycle may bring a complete one.
         var best: WherePlace?
+        var bestRank = 0
         var holdUntil: Double?
         var sawStale = false
     }
@@ -97,13 +98,16 @@ public struct WhereWatch: Sendable {
         case .fresh:
             let receiver = receivers[fix.device]
             guard let place = WherePlace(fix: fix, receiver: receiver) else { return [] }
-            if place.accuracyM != nil {
+            let rank = FixRule.rank(fix)
+            if rank == FixRule.complete {
                 return answerAll(.place(place))
             }
-            // The first fresh fix without an error estimate: wait one more receiver cycle for one.
+            // gpsd's first TPV of a cycle is often built from RMC alone (2D, no error estimate) and the
+            // whole one follows: wait one more receiver cycle for it, then answer with the best there was.
             let cycle = receiver?.cycle ?? FixRule.defaultCycle
-            for (t, w) in waiting {
+            for (t, w) in waiting where w.best == nil || rank >= w.bestRank {
                 waiting[t]?.best = place
+                waiting[t]?.bestRank = rank
                 if w.holdUntil == nil { waiting[t]?.holdUntil = min(now + cycle, w.deadline) }
             }
             return []

@@ -20,7 +20,7 @@ public final class GpsdSession {
 
     /// Connects and starts a watch. The C functions are `gps_open` and `gps_stream`.
     public static func open(host: String, port: UInt16) throws(GpsdError) -> GpsdSession {
-        let session = GpsdSession(address: "\(host):\(port)")
+        let session = GpsdSession(address: WhereAnswer.address(host: host, port: port))
         guard let data = cgps_alloc() else {
             throw GpsdError(.unreachable, "gpsd: cannot open a session with \(session.address): out of memory")
         }

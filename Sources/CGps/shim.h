@@ -82,9 +82,18 @@ static inline double cgps_speed(const struct gps_data_t *d) { return d->fix.spee
 // The receiver of the last TPV or DEVICE message.
 static inline const char *cgps_dev_path(const struct gps_data_t *d) { return d->dev.path; }
 static inline const char *cgps_dev_driver(const struct gps_data_t *d) { return d->dev.driver; }
-static inline double cgps_dev_cycle(const struct gps_data_t *d) {
-    return (double)d->dev.cycle.tv_sec + (double)d->dev.cycle.tv_nsec / 1e9;
+/// A receiver's cycle in seconds. libgps 3.22 parses "cycle" as a double into
+/// the timespec's first 8 bytes; no cycle is a day long, so such bits are read back as the double.
+static inline double cgps_cycle(const timespec_t *c) {
+    if (c->tv_sec > 86400 || c->tv_sec < 0) {
+        double d;
+        memcpy(&d, &c->tv_sec, sizeof d);
+        return d;
+    }
+    return (double)c->tv_sec + (double)c->tv_nsec / 1e9;
 }
+
+static inline double cgps_dev_cycle(const struct gps_data_t *d) { return cgps_cycle(&d->dev.cycle); }
 static inline int cgps_dev_active(const struct gps_data_t *d) {
     return d->dev.activated.tv_sec != 0 || d->dev.activated.tv_nsec != 0;
 }
@@ -98,7 +107,7 @@ static inline const char *cgps_devices_driver(const struct gps_data_t *d, int i)
     return d->devices.list[i].driver;
 }
 static inline double cgps_devices_cycle(const struct gps_data_t *d, int i) {
-    return (double)d->devices.list[i].cycle.tv_sec + (double)d->devices.list[i].cycle.tv_nsec / 1e9;
+    return cgps_cycle(&d->devices.list[i].cycle);
 }
 
 #endif

@@ -32,11 +32,13 @@ struct WhereWatchTests {
         #expect(w.isEmpty && w.nextWake == nil)
     }
 
-    @Test("a 2D fix has no altitude, even if one was reported")
+    @Test("a 2D fix waits one cycle for a 3D one, then answers without altitude, even if one was reported")
     func twoD() throws {
         var w = WhereWatch()
         _ = w.ask(at: 100)
-        let p = try #require(place(w.take(tpv(mode: 2, alt: 99), arrivedAt: Self.wall, at: 101)))
+        #expect(w.take(tpv(mode: 2, alt: 99), arrivedAt: Self.wall, at: 101).isEmpty)
+        #expect(w.nextWake == 102)
+        let p = try #require(place(w.expire(at: 102)))
         #expect(p.altitude == nil)
         let json = String(decoding: WhereAnswer.place(p).json, as: UTF8.self)
         #expect(!json.contains("altitude"))
@@ -52,6 +54,34 @@ struct WhereWatchTests {
         #expect(w.nextWake == 103)
         let p = try #require(place(w.take(tpv(eph: 7), arrivedAt: Self.wall + 0.2, at: 102.2)))
         #expect(p.accuracyM == 7 && p.altitude == 34.5)
+    }
+
+    @Test("gpsd's RMC-only 2D fix with an old estimate is passed over for the whole 3D one a moment later")
+    func twoDThenThreeD() throws {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        #expect(w.take(tpv(mode: 2, eph: 22.8, alt: nil), arrivedAt: Self.wall, at: 101).isEmpty)
+        let p = try #require(place(w.take(tpv(mode: 3, eph: 22.8), arrivedAt: Self.wall + 0.2, at: 101.2)))
+        #expect(p.altitude == 34.5)
+    }
+
+    @Test("mode 3 before this cycle's altitude came is not whole yet")
+    func threeDWithoutAltitude() throws {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        #expect(w.take(tpv(mode: 3, eph: 22.8, alt: nil), arrivedAt: Self.wall, at: 101).isEmpty)
+        let p = try #require(place(w.take(tpv(mode: 3, eph: 22.8), arrivedAt: Self.wall + 0.2, at: 101.2)))
+        #expect(p.altitude == 34.5)
+    }
+
+    @Test("while holding, an estimate counts more than a third dimension")
+    func bestOfHeld() throws {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        _ = w.take(tpv(mode: 2, eph: 9, alt: nil), arrivedAt: Self.wall, at: 101)
+        _ = w.take(tpv(mode: 3, eph: nil), arrivedAt: Self.wall, at: 101.5)
+        let p = try #require(place(w.expire(at: 102)))
+        #expect(p.accuracyM == 9 && p.altitude == nil)
     }
 
     @Test("when the cycle passes with no estimate, the best fix answers with accuracy null")
@@ -207,5 +237,6 @@ struct WhereWatchTests {
         let down = WhereAnswer.gpsdNotRunning(host: "127.0.0.1", port: 2947)
         #expect(down.status == 503)
         #expect(String(decoding: down.json, as: UTF8.self) == #"{"error":"gpsd is not running at 127.0.0.1:2947"}"#)
+        #expect(WhereAnswer.gpsdNotRunning(host: "::1", port: 2947).words == "gpsd is not running at [::1]:2947")
     }
 }

@@ -114,6 +114,7 @@ final class GpsdFixture: @unchecked Sendable {
         for _ in 0..<60 where process.isRunning { usleep(50_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? killGpsd()
+        try? FileManager.default.removeItem(at: dir)
     }
 
     deinit { stop() }

@@ -51,6 +51,19 @@ struct WhereGpsdTests {
         #expect(r.json["accuracy_m"] != nil)
     }
 
+    @Test("a receiver with no error estimate: one more cycle is waited for, then accuracy_m is null")
+    func noEstimate() async throws {
+        let gpsd = try await GpsdFixture.fake(["--fix", "rmc"])
+        let body = try body(gpsd)
+        defer { body.stop(); gpsd.stop() }
+        let r = await body.ask()
+        #expect(r.status == 200, "\(r.json)")
+        #expect(r.json["accuracy_m"] == .null)
+        #expect(abs((r.json["lat"]?.number ?? 0) - Self.lat) < 1e-6)
+        // gpsd says the receiver's cycle is 1 s: the hold is that, not the 15 s deadline.
+        #expect(r.after < 5, "answered after \(r.after) s")
+    }
+
     @Test("indoors with satellites in view but no fix: 504 after 15 s, in words")
     func noFix() async throws {
         let gpsd = try await GpsdFixture.fake(["--fix", "none", "--cycles", "40"])

@@ -5,6 +5,7 @@ import calendar
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -131,6 +132,7 @@ class Gpsd:
         pid = self.gpsd_pid()
         if pid:
             os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Body:
@@ -186,3 +188,4 @@ class Body:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)

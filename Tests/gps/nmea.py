@@ -5,7 +5,7 @@ One receiver cycle is five sentences (RMC, GGA, GSA, GSV, VTG), so with
 `gpsfake -c 0.2` the receiver's clock advances one second per wall second and
 the timestamps stay as fresh as the scenario asks.
 
-    nmea.py [--start EPOCH] [--age S] [--cycles N] [--nofix N] [--fix 3d|2d|none]
+    nmea.py [--start EPOCH] [--age S] [--cycles N] [--nofix N] [--fix 3d|2d|rmc|none]
             [--noise] [--lat DEG] [--lon DEG] [--alt M] > log.nmea
 """
 
@@ -64,7 +64,7 @@ def cycle(t: float, fix: str, lat: float, lon: float, alt: float,
     else:
         rmc = "GPRMC,%s,A,%s,%s,%s,%s,%.2f,%.1f,%s,,,A" % (
             hms(t), la, ns, lo, ew, speed_knots, track, dmy(t))
-        if fix == "3d":
+        if fix in ("3d", "rmc"):
             gga = "GPGGA,%s,%s,%s,%s,%s,1,06,1.20,%.1f,M,47.0,M,," % (hms(t), la, ns, lo, ew, alt)
             gsa = "GPGSA,A,3,%s,,,,,,,2.10,1.20,1.70" % ",".join(sats)
         else:
@@ -77,6 +77,9 @@ def cycle(t: float, fix: str, lat: float, lon: float, alt: float,
         vtg = "GPVTG,,T,,M,,N,,K,N"
     else:
         vtg = "GPVTG,%.1f,T,,M,%.2f,N,%.2f,K,A" % (track, speed_knots, speed_knots * 1.852)
+    if fix == "rmc":
+        # A receiver that sends no GGA or GSA: no DOP, so gpsd has no error estimate.
+        return [sentence(s) for s in (rmc, gsv, vtg, gsv, gsv)]
     return [sentence(s) for s in (rmc, gga, gsa, gsv, vtg)]
 
 
@@ -94,7 +97,8 @@ def main(argv=None) -> int:
     p.add_argument("--age", type=float, default=0.0, help="seconds every timestamp lies in the past")
     p.add_argument("--cycles", type=int, default=30, help="cycles with the fix")
     p.add_argument("--nofix", type=int, default=0, help="cycles without a fix before it")
-    p.add_argument("--fix", choices=["3d", "2d", "none"], default="3d")
+    p.add_argument("--fix", choices=["3d", "2d", "rmc", "none"], default="3d",
+                   help="rmc: RMC without GGA/GSA, so no error estimate")
     p.add_argument("--noise", action="store_true", help="mix bad checksums and noise into every cycle")
     p.add_argument("--lat", type=float, default=52.520008)
     p.add_argument("--lon", type=float, default=13.404954)

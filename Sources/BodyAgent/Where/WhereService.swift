@@ -119,7 +119,7 @@ public final class WhereService {
     /// Logs a problem once per change, and the recovery once.
     private func note(_ words: String?) {
         guard words != problem else { return }
-        if let words { log("where: \(words)") } else { log("where: gpsd at \(host):\(port) answers again") }
+        if let words { log("where: \(words)") } else { log("where: gpsd at \(WhereAnswer.address(host: host, port: port)) answers again") }
         problem = words
     }
 }

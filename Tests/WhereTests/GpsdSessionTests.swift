@@ -1,0 +1,121 @@
+import BodyCore
+import BodyHardware
+import Foundation
+import Glibc
+import Testing
+
+/// The adapter's own line handling over a real loopback socket: gpsd's side is
+/// played by the test, so a line can be torn and the connection closed mid-line.
+@Suite("the gpsd session reads whole lines and says when gpsd is gone")
+struct GpsdSessionTests {
+    /// A listening socket on 127.0.0.1 standing where gpsd would.
+    final class Peer {
+        let listener: Int32
+        var conn: Int32 = -1
+        let port: UInt16
+
+        init() throws {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let ok = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, len) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &len) == 0
+                }
+            }
+            listener = fd
+            port = UInt16(bigEndian: addr.sin_port)
+            guard ok else { throw FixtureError("peer: \(String(cString: strerror(errno)))") }
+        }
+
+        /// Accepts the session and returns the first thing it said.
+        func accept() -> String {
+            conn = Glibc.accept(listener, nil, nil)
+            var buf = [UInt8](repeating: 0, count: 512)
+            let n = recv(conn, &buf, buf.count, 0)
+            return String(decoding: buf.prefix(max(0, n)), as: UTF8.self)
+        }
+
+        func send(_ s: String) { _ = s.withCString { Glibc.send(conn, $0, strlen($0), 0) } }
+        func hangUp() { close(conn); conn = -1 }
+        deinit { if conn >= 0 { close(conn) }; close(listener) }
+    }
+
+    /// Waits until the session's socket is readable, as the event loop would.
+    func readable(_ s: GpsdSession) -> Bool {
+        var p = pollfd(fd: s.descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 2000) == 1
+    }
+
+    @Test("a torn line waits for its end; the whole TPV reads as a fix")
+    func tornLine() throws {
+        let peer = try Peer()
+        let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
+        defer { s.close() }
+        #expect(peer.accept().hasPrefix(#"?WATCH={"enable":true,"json":true"#))
+        peer.send(#"{"class":"VERSION","release":"3.22"}"# + "\r\n" + #"{"class":"TPV","device":"/dev/x","mode":3,"time":"2026-11-30T16:00:00.500Z","lat":1.5,"#)
+        #expect(readable(s))
+        #expect(try s.read() == [.other])
+        #expect(try s.read() == [], "nothing whole is waiting, and the read did not block")
+        peer.send(#""lon":2.5,"altMSL":12.0,"eph":3.0}"# + "\r\n" + #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","driver":"u-blox","cycle":1.00}]}"# + "\r\n")
+        #expect(readable(s))
+        let reports = try s.read()
+        #expect(reports.count == 2)
+        guard case .fix(let f) = reports.first else { Issue.record("no fix: \(reports)"); return }
+        #expect(f.mode == 3 && f.latitude == 1.5 && f.longitude == 2.5 && f.eph == 3 && f.altitudeMSL == 12)
+        #expect(f.time == 1_796_054_400.5 && f.device == "/dev/x")
+        #expect(f.speed == nil && f.track == nil && f.epx == nil, "gpsd's NaN arrives as absent")
+        #expect(reports.last == .devices([GpsDevice(path: "/dev/x", driver: "u-blox", cycle: 1)]))
+        peer.send(#"{"class":"DEVICE","path":"/dev/x","driver":"u-blox","activated":"2026-11-30T16:00:00.000Z","cycle":0.20}"# + "\r\n")
+        #expect(readable(s))
+        #expect(try s.read() == [.device(GpsDevice(path: "/dev/x", driver: "u-blox", cycle: 0.2))])
+    }
+
+    @Test("a line that is not gpsd's JSON is passed over; the watch goes on")
+    func unparseable() throws {
+        let peer = try Peer()
+        let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
+        defer { s.close() }
+        _ = peer.accept()
+        peer.send("not json at all\r\n" + #"{"class":"TPV","device":"/dev/x","mode":1}"# + "\r\n")
+        #expect(readable(s))
+        var reports: [GpsReport] = []
+        for _ in 0..<3 where reports.count < 2 {
+            reports += try s.read()
+            if reports.count < 2 { _ = readable(s) }
+        }
+        #expect(reports.count == 2)
+        #expect(reports.last == .fix(GpsFix(mode: 1, device: "/dev/x")))
+    }
+
+    @Test("gpsd hanging up mid-line is a loss in words, not a spin")
+    func hangUp() throws {
+        let peer = try Peer()
+        let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
+        _ = peer.accept()
+        peer.send(#"{"class":"TPV","mode":"#)
+        peer.hangUp()
+        #expect(readable(s))
+        #expect(throws: GpsdError(.lost, "gpsd: lost the watch at 127.0.0.1:\(peer.port): gpsd closed the connection")) {
+            _ = try s.read()
+        }
+        s.close()
+        s.close()
+        #expect(s.descriptor == -1)
+        #expect(throws: GpsdError.self) { _ = try s.read() }
+    }
+
+    @Test("nothing listening: the open fails in words")
+    func refused() throws {
+        let port = try GpsdFixture.freePort()
+        #expect(throws: GpsdError.self) { _ = try GpsdSession.open(host: "127.0.0.1", port: port) }
+        do {
+            _ = try GpsdSession.open(host: "127.0.0.1", port: port)
+        } catch {
+            #expect(error.kind == .unreachable)
+            #expect(error.description.hasPrefix("gpsd: cannot connect to 127.0.0.1:\(port): "))
+        }
+    }
+}
