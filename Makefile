@@ -59,7 +59,7 @@ install-files: $(BIN)
 	$(INSTALL) -m 0644 $(BOARD_FILES) $(DESTDIR)$(DATADIR)/board/
 	$(EDIT) board/body.conf.example > $(DESTDIR)$(DATADIR)/body.conf.example
 	chmod 0644 $(DESTDIR)$(DATADIR)/body.conf.example
-	$(INSTALL) -m 0644 docs/install.md $(DESTDIR)$(DOCDIR)/install.md
+	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	@# Never overwrite a configuration a person may have edited.
 	@if [ -e $(DESTDIR)$(CONFDIR)/body.conf ]; then \
 		echo "install: keeping the existing $(DESTDIR)$(CONFDIR)/body.conf (the new example is $(DATADIR)/body.conf.example)"; \
@@ -108,7 +108,7 @@ endif
 	rm -f $(DESTDIR)$(UNITDIR)/studio-body.service $(DESTDIR)$(UNITDIR)/studio-body-gnss@.service
 	rm -f $(DESTDIR)$(UDEVDIR)/70-studio-body.rules
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/board/,$(notdir $(BOARD_FILES)))
-	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(DOCDIR)/install.md
+	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(DOCDIR)/README.md
 	-rmdir $(DESTDIR)$(DATADIR)/board $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 ifeq ($(DESTDIR),)
 	@if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload; fi
