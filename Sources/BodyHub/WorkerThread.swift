@@ -1,14 +1,15 @@
 import Glibc
 
-/// A detached POSIX thread: libcurl blocks, so its calls get threads of their own.
-enum WorkerThread {
+/// A detached POSIX thread: libcurl blocks, so its calls (the hello, the demo
+/// hub's polls) get threads of their own.
+public enum WorkerThread {
     private final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
     /// Starts `body` on a new detached thread; nil when started, else the reason in words.
-    static func detach(_ body: @escaping @Sendable () -> Void) -> String? {
+    public static func detach(_ body: @escaping @Sendable () -> Void) -> String? {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in

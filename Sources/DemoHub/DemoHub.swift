@@ -51,7 +51,7 @@ public final class DemoHub: Sendable {
         }
         log("demo hub: acting as Oriel for the studio body at \(base); On Air starts off")
         for body in [{ [self] in runState(bell) }, { [self] in runPoll() }] as [@Sendable () -> Void] {
-            if let words = DemoSystem.detach(body) {
+            if let words = WorkerThread.detach(body) {
                 log("demo hub: cannot start a thread: \(words)")
                 stop()
                 return

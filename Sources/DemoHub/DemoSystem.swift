@@ -1,29 +1,8 @@
 import Glibc
 
-/// The few system calls the demo hub's threads need: a thread, a wake-up pipe, clocks.
+/// The few system calls the demo hub's threads need: a wake-up pipe, clocks
+/// (threads come from BodyHub's WorkerThread).
 enum DemoSystem {
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    /// Starts `body` on a detached thread; nil when started, else the reason in words.
-    static func detach(_ body: @escaping @Sendable () -> Void) -> String? {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box)
-        if rc != 0 {
-            Unmanaged<Box>.fromOpaque(box).release()
-            return String(cString: strerror(rc))
-        }
-        pthread_detach(thread)
-        return nil
-    }
-
     static func monotonic() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
