@@ -13,6 +13,10 @@ public enum House {
     public static let wrapUpWait: Double = 20
     /// The house's ruling (DESIGN 3): the eyes kill asks for 15 s, like On Air.
     public static let killWait: Double = 15
+    /// The house's ruling: a fix counts only if it is no older than 30 s at its arrival.
+    public static let fixFreshFor: Double = 30
+    /// The house's ruling: a `GET /where` waits at most 15 s for a fresh fix.
+    public static let whereWait: Double = 15
 }
 
 /// How much of each pushed word the body keeps (DESIGN 4).

@@ -1,9 +1,7 @@
 /// Which gpsd report answers a `GET /where` (DESIGN rule 8 and section 6).
 public enum FixRule {
-    /// A fix counts only if it is no older than this at its arrival: the house's ruling (rule 8).
-    public static let freshFor: Double = 30
-    /// A request waits at most this long for a fresh fix: the house's ruling (rule 8).
-    public static let deadline: Double = 15
+    public static let freshFor = House.fixFreshFor
+    public static let deadline = House.whereWait
     /// The receiver's report period when gpsd does not say one (NMEA receivers send once a second).
     public static let defaultCycle: Double = 1
 
