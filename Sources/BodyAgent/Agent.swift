@@ -47,6 +47,8 @@ public final class Agent: @unchecked Sendable {
     var contacts: [ButtonRole: Contact] = [:]
     var driven: [OutputRole: Bool] = [:]
     var lostEdgesSaid = 0
+    /// When the last simulated press sequence lets go (edge time).
+    var simPressesEnd: Double = 0
 
     // HTTP.
     var server: HTTPServer?

@@ -90,7 +90,9 @@ extension Agent {
             return
         }
         // Through the same edge path a real button takes: a pipe the loop reads.
-        let start = EventLoop.monotonic()
+        // A sequence starts after the previous one ended: edges stay in time order.
+        let start = max(EventLoop.monotonic(), simPressesEnd + 0.05)
+        simPressesEnd = start + Double(presses - 1) * gap + min(SimBoard.pressLength, gap / 2)
         for i in 0..<presses {
             let down = start + Double(i) * gap
             sim.set(button, pressed: true, at: down)
