@@ -195,8 +195,7 @@ public final class Agent: @unchecked Sendable {
         let verdict = body.gate.verdict
         preview.run(verdict.runs, why: verdict.words)
         if verdict.runs && !preview.running {
-            let words = preview.words
-            body.cameraGone(words.hasPrefix("stopped: ") ? String(words.dropFirst(9)) : words)
+            body.cameraGone(preview.stoppedWhy)
         }
     }
 

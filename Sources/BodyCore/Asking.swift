@@ -113,6 +113,24 @@ public enum PressOutcome: Equatable, Sendable {
 }
 
 extension Asking {
+    /// A press on a two-press control, with the guards in DESIGN 3's order:
+    /// an arming that ran out is dropped; a request already out answers with
+    /// what it waits for; a refusal (the unread reason, end-only, hidden)
+    /// answers and disarms; only then does the two-press decide. A confirmed
+    /// press begins `ask` and returns `request`.
+    mutating func press(_ control: ButtonRole, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
+                        refusal: String?, ask: Ask, request: Request) -> PressOutcome {
+        group.expire(at: now.mono)
+        if let out { return .waiting(out.waitingFor) }
+        if let refusal {
+            group.disarm(control)
+            return .refused(refusal)
+        }
+        guard group.press(control, at: now.mono) == .fired else { return .armed }
+        begin(ask)
+        return .asked(request)
+    }
+
     /// The request could not be queued: nothing is out, and the words are shown.
     public mutating func fail(_ words: String, at now: Moment) {
         settle()

@@ -54,13 +54,12 @@ public struct EyesKill: Equatable, Sendable {
     /// The kill is a stop: On Air being unread does not hold it back, and it
     /// never waits behind another control's request (rule 4).
     public mutating func tap(group: inout TwoPressGroup<ButtonRole>, at now: Moment, id: String, by: String) -> PressOutcome {
-        group.expire(at: now.mono)
-        if let out = asking.out { return .waiting(out.waitingFor) }
-        guard group.press(.kill, at: now.mono) == .fired else { return .armed }
-        asking.begin(Ask(id: id, at: now, wait: House.killWait,
-                         silence: "Oriel did not close the eyes within \(Int(House.killWait)) s",
-                         waitingFor: "already asking Oriel to close every eye"))
-        return .asked(Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]))
+        asking.press(
+            .kill, group: &group, at: now, refusal: nil,
+            ask: Ask(id: id, at: now, wait: House.killWait,
+                     silence: "Oriel did not close the eyes within \(Int(House.killWait)) s",
+                     waitingFor: "already asking Oriel to close every eye"),
+            request: Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]))
     }
 
     public mutating func adopt(_ eyes: HouseEyes, answered: Answered?, at now: Moment) {

@@ -20,24 +20,17 @@ public struct OnAirSwitch: Equatable, Sendable {
     /// A press, with the guards in DESIGN 3's order.
     public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
                              at now: Moment, id: String, by: String) -> PressOutcome {
-        group.expire(at: now.mono)
-        if let out = asking.out { return .waiting(out.waitingFor) }
-        if let reason = state.unreadWords {
-            group.disarm(.onair)
-            return .refused(reason)
-        }
         let on = state.on == true
-        if action == .endOnly && !on {
-            group.disarm(.onair)
-            return .refused("this On Air button only ends On Air, and On Air is off")
-        }
-        guard group.press(.onair, at: now.mono) == .fired else { return .armed }
+        let endOnly = action == .endOnly && !on ? "this On Air button only ends On Air, and On Air is off" : nil
         let verb = on ? "end" : "start"
-        askedOn = !on
-        asking.begin(Ask(id: id, at: now, wait: House.onAirWait,
-                         silence: "Oriel did not \(verb) On Air within \(Int(House.onAirWait)) s",
-                         waitingFor: "already asking Oriel to \(verb) On Air"))
-        return .asked(Request(kind: "onair", id: id, fields: ["on": .bool(!on), "by": .string(by)]))
+        let outcome = asking.press(
+            .onair, group: &group, at: now, refusal: state.unreadWords ?? endOnly,
+            ask: Ask(id: id, at: now, wait: House.onAirWait,
+                     silence: "Oriel did not \(verb) On Air within \(Int(House.onAirWait)) s",
+                     waitingFor: "already asking Oriel to \(verb) On Air"),
+            request: Request(kind: "onair", id: id, fields: ["on": .bool(!on), "by": .string(by)]))
+        if case .asked = outcome { askedOn = !on }
+        return outcome
     }
 
     /// A push arrived: settle on evidence (the asked-for state, or an error for this id).

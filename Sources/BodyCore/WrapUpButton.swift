@@ -15,21 +15,13 @@ public struct WrapUpButton: Equatable, Sendable {
 
     public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
                              at now: Moment, id: String, by: String) -> PressOutcome {
-        group.expire(at: now.mono)
-        if let out = asking.out { return .waiting(out.waitingFor) }
-        if let reason = state.unreadWords {
-            group.disarm(.wrapup)
-            return .refused(reason)
-        }
-        guard Self.shows(state) else {
-            group.disarm(.wrapup)
-            return .refused("Wrap up shows only while On Air is on in LIVE or SOLO PLAY")
-        }
-        guard group.press(.wrapup, at: now.mono) == .fired else { return .armed }
-        asking.begin(Ask(id: id, at: now, wait: House.wrapUpWait,
-                         silence: "Oriel did not start Wrap up within \(Int(House.wrapUpWait)) s",
-                         waitingFor: "already asking Oriel to start Wrap up"))
-        return .asked(Request(kind: "stage", id: id, fields: ["stage": .string("wrapup"), "by": .string(by)]))
+        let hidden = Self.shows(state) ? nil : "Wrap up shows only while On Air is on in LIVE or SOLO PLAY"
+        return asking.press(
+            .wrapup, group: &group, at: now, refusal: state.unreadWords ?? hidden,
+            ask: Ask(id: id, at: now, wait: House.wrapUpWait,
+                     silence: "Oriel did not start Wrap up within \(Int(House.wrapUpWait)) s",
+                     waitingFor: "already asking Oriel to start Wrap up"),
+            request: Request(kind: "stage", id: id, fields: ["stage": .string("wrapup"), "by": .string(by)]))
     }
 
     /// Settles when the push shows off or the wrapup stage, or an error for this id.

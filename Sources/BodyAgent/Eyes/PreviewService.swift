@@ -19,7 +19,8 @@ public final class PreviewService {
     private var streams: [ObjectIdentifier: HTTPStream] = [:]
     private var waiting: [UInt64: (reply: HTTPReply, timer: EventLoop.TimerID)] = [:]
     private var nextWaiting: UInt64 = 0
-    private var stoppedWhy: String
+    /// Why the preview is not running, in words (what `words` says after "stopped: ").
+    public private(set) var stoppedWhy: String
     /// Wakeups in a row that brought no frame: a descriptor that keeps saying
     /// "readable" without frames must not spin the loop.
     private var idleWakeups = 0
