@@ -33,6 +33,8 @@ public final class HTTPServer {
     /// In external polling MHD strips its own wake-up channel, so
     /// MHD_resume_connection alone wakes nobody; a resume writes here instead.
     private var wakeDescriptor: Int32 = -1
+    /// Connections waiting for a head, also watched for a client that hung up.
+    private var hangups: HangupWatch?
 
     /// A body this much past the limit closes the connection instead of being drained.
     private static let drainLimit = 1 << 20
@@ -59,8 +61,8 @@ public final class HTTPServer {
         if address.isIPv6 { flags |= address.isAny ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
         let me = Unmanaged.passUnretained(self).toOpaque()
         daemon = address.withSockaddr { sa in
-            body_mhd_start(flags, port, sa, accessHandler, me, completedHandler, me, logSink,
-                           90, 128)
+            body_mhd_start(flags, port, sa, accessHandler, me, completedHandler, me,
+                           connectionHandler, me, logSink, 90, 128)
         }
         let said = startMessages ?? []
         startMessages = nil
@@ -87,10 +89,11 @@ public final class HTTPServer {
         if wakeDescriptor < 0 { throw HTTPServerError("http: cannot make the wake-up eventfd", errno) }
         pollDescriptor = epoll_create1(Int32(EPOLL_CLOEXEC))
         if pollDescriptor < 0 { throw HTTPServerError("http: cannot make the epoll descriptor", errno) }
-        for fd in [mhd, wakeDescriptor] {
+        hangups = HangupWatch(epoll: pollDescriptor)
+        for (fd, tag) in [(mhd, HangupWatch.mhdTag), (wakeDescriptor, HangupWatch.wakeTag)] {
             var ev = epoll_event()
             ev.events = EPOLLIN.rawValue
-            ev.data.fd = fd
+            ev.data.u64 = tag
             if epoll_ctl(pollDescriptor, EPOLL_CTL_ADD, fd, &ev) < 0 {
                 throw HTTPServerError("http: cannot watch descriptor \(fd)", errno)
             }
@@ -127,8 +130,10 @@ public final class HTTPServer {
             _ = read(wakeDescriptor, &count, 8)
             wakePending = false
         }
+        closedDuringRun = false
         running = true
         _ = MHD_run(daemon)
+        hangups?.shutDownHungUp(mhdDrained: body_mhd_timeout_ms(daemon) != 0)
         running = false
         if let grace = stopAfterRun {
             stopAfterRun = nil
@@ -137,12 +142,18 @@ public final class HTTPServer {
     }
     private var running = false
     private var stopAfterRun: Double? = nil
+    /// MHD takes its listening socket out of its epoll set at the connection
+    /// limit and puts it back only at the start of a later `MHD_run`; with no
+    /// connection left, nothing would ever call that run (0.9.75 says "no
+    /// timeout"), and the body would never accept again. So a run in which a
+    /// connection closed asks for another one at once.
+    private var closedDuringRun = false
 
     /// Seconds until `run()` is due even without readability; nil when only
     /// readability matters. The C function is `MHD_get_timeout`.
     public func timeout() -> Double? {
         guard let daemon else { return nil }
-        if wakePending { return 0 }
+        if wakePending || closedDuringRun || hangups?.wantsRun == true { return 0 }
         let ms = body_mhd_timeout_ms(daemon)
         return ms < 0 ? nil : Double(ms) / 1000
     }
@@ -196,6 +207,7 @@ public final class HTTPServer {
                             _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>,
                             _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let raw = context.pointee else {
+            hangups?.headArrived(connection)
             // First call: headers only. Answering here would close a keep-alive
             // connection, so only a body that is already too big is answered now:
             // MHD then never reads it.
@@ -254,8 +266,10 @@ public final class HTTPServer {
         }
     }
 
-    fileprivate func completed(_ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    fileprivate func completed(_ connection: OpaquePointer?, _ context: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
                                _ code: MHD_RequestTerminationCode) {
+        // Kept alive: the next head is awaited like the first (a close follows otherwise).
+        if let connection, code == .REQUEST_TERMINATED_COMPLETED_OK { hangups?.awaitHead(connection) }
         guard let context, let raw = context.pointee else { return }
         context.pointee = nil
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
@@ -265,6 +279,15 @@ public final class HTTPServer {
             log("http: \(exchange.request.method) \(exchange.request.path): \(why) before the answer was sent")
         }
         exchange.finish()
+    }
+
+    fileprivate func connection(_ connection: OpaquePointer, _ code: MHD_ConnectionNotificationCode) {
+        if code == .CONNECTION_NOTIFY_STARTED {
+            hangups?.opened(connection, fd: body_mhd_connection_fd(connection))
+        } else {
+            hangups?.closed(connection)
+            closedDuringRun = true
+        }
     }
 
     // MARK: - Answers
@@ -375,9 +398,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
                          method.map { String(cString: $0) } ?? "GET", data, size, context)
 }
 
-private let completedHandler: MHD_RequestCompletedCallback = { cls, _, context, code in
+private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, context, code in
     guard let cls else { return }
-    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().completed(context, code)
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().completed(connection, context, code)
+}
+
+private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection else { return }
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().connection(connection, code)
 }
 
 /// One request from its first handler call to its completion.

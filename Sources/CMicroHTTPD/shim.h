@@ -38,6 +38,7 @@ static inline struct MHD_Daemon *body_mhd_start(
     const struct sockaddr *address,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
+    MHD_NotifyConnectionCallback connection_notify, void *connection_context,
     struct body_mhd_log *log,
     unsigned int connection_timeout,
     unsigned int connection_limit) {
@@ -47,6 +48,7 @@ static inline struct MHD_Daemon *body_mhd_start(
         MHD_OPTION_EXTERNAL_LOGGER, body_mhd_log_trampoline, (void *)log,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_context,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_END);
@@ -69,6 +71,13 @@ static inline long long body_mhd_timeout_ms(struct MHD_Daemon *daemon) {
     MHD_UNSIGNED_LONG_LONG ms = 0;
     if (MHD_get_timeout(daemon, &ms) != MHD_YES) return -1;
     return ms > (MHD_UNSIGNED_LONG_LONG)INT64_MAX ? INT64_MAX : (long long)ms;
+}
+
+/// The connection's socket, or -1.
+static inline int body_mhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// The client's address as text ("127.0.0.1", "::1"), or "" when unknown.
