@@ -20,6 +20,9 @@ let package = Package(
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
+        // The system calls every adapter shares (errno, EINTR, epoll, eventfd,
+        // timerfd, signalfd, the clocks), in the swift-system style, over Glibc and CSystem.
+        .target(name: "BodySystem", dependencies: ["CSystem"]),
         .target(name: "CGpiod", cSettings: gpiodPrefix.map { [.unsafeFlags(["-I\($0)/include"])] },
                 linkerSettings: gpiodPrefix.map { [.unsafeFlags(["-Xlinker", "\($0)/lib/libgpiod.so", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])] }
                     ?? [.linkedLibrary("gpiod")]),
@@ -41,6 +44,7 @@ let package = Package(
         .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
+        .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
