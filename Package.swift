@@ -38,13 +38,14 @@ let package = Package(
         .target(name: "BodyHub", dependencies: ["CCurl"]),
 
         // The one owner of state.
-        .target(name: "BodyAgent", dependencies: ["CSystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
+        .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodyHub"]),
         .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),

@@ -51,7 +51,7 @@ enum Demo {
             """)
             let hub = DemoHub(bodyURL: url, token: token, log: { words in say(words) })
             hub.start()
-            agent.run()
+            try agent.run()
             hub.stop()
             return 0
         } catch {
