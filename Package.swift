@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Adapters: C in, BodyCore values out.
-        .target(name: "BodyHardware", dependencies: ["BodyCore", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
+        .target(name: "BodyHardware", dependencies: ["BodyCore", "BodySystem", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
         .target(name: "BodyHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "BodyHub", dependencies: ["CCurl"]),
 

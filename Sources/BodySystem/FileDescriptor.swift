@@ -16,6 +16,18 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         try valueOrErrno { system_write(rawValue, buffer.baseAddress, buffer.count) }.get()
     }
 
+    /// Reads and drops everything waiting, until nothing is left (EAGAIN on a
+    /// non-blocking descriptor) or the end of the file.
+    public func discardAvailable() throws(Errno) {
+        var sink = [UInt8](repeating: 0, count: 256)
+        while true {
+            let n = try valueOrNilIfWouldBlock(valueOrErrno {
+                sink.withUnsafeMutableBytes { system_read(rawValue, $0.baseAddress, $0.count) }
+            }).get()
+            guard let n, n > 0 else { return }
+        }
+    }
+
     /// Reads one 8-byte counter (eventfd, timerfd); nil when none is waiting (EAGAIN).
     func readCounter() throws(Errno) -> UInt64? {
         var value: UInt64 = 0

@@ -44,3 +44,14 @@ public func valueOrNilIfWouldBlock<T>(_ result: Result<T, Errno>) -> Result<T?, 
     case .failure(let error): .failure(error)
     }
 }
+
+/// The same EINTR rule for C shims that return 0 (or a value) or a negative
+/// errno instead of setting errno (CV4L2): a call that says -EINTR is made again.
+@inlinable
+public func retryOnInterrupt<I: FixedWidthInteger & SignedInteger>(negativeErrno call: () -> I) -> I {
+    while true {
+        let rc = call()
+        if rc == -I(Errno.interrupted.rawValue) { continue }
+        return rc
+    }
+}

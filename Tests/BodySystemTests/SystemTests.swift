@@ -52,6 +52,13 @@ struct ErrnoTests {
         #expect(throws: Errno.interrupted) { try result.get() }
     }
 
+    @Test("a shim that returns -EINTR is called again; other negative errnos come back as they are")
+    func negativeErrno() {
+        var calls = 0
+        #expect(retryOnInterrupt { () -> Int32 in calls += 1; return calls < 2 ? -EINTR : -ENODEV } == -ENODEV)
+        #expect(calls == 2)
+    }
+
     @Test("a NULL with errno becomes that errno")
     func pointer() {
         let result: Result<Int, Errno> = pointerOrErrno { Errno.current = .noMemory; return nil }
@@ -89,6 +96,17 @@ struct DescriptorTests {
         try pipe.write.duplicate(as: counter.descriptor!)
         try pipe.write.close()
         #expect(throws: Errno.badFileDescriptor) { try counter.drain() }
+    }
+
+    @Test("a pipe drains until empty, and EAGAIN ends the drain instead of failing it")
+    func discard() throws {
+        let pipe = try FileDescriptor.pipe()
+        defer { try? pipe.read.close(); try? pipe.write.close() }
+        let bytes = [UInt8](repeating: 7, count: 1000)
+        #expect(try bytes.withUnsafeBytes { try pipe.write.write($0) } == 1000)
+        try pipe.read.discardAvailable()
+        var one: UInt8 = 0
+        #expect(throws: Errno.wouldBlock) { try withUnsafeMutableBytes(of: &one) { try pipe.read.read(into: $0) } }
     }
 
     @Test("a timer armed in the past fires at once; an unfired one reads 0")
