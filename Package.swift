@@ -34,14 +34,14 @@ let package = Package(
 
         // Adapters: C in, BodyCore values out.
         .target(name: "BodyHardware", dependencies: ["BodyCore", "BodySystem", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
-        .target(name: "BodyHTTP", dependencies: ["CMicroHTTPD"]),
-        .target(name: "BodyHub", dependencies: ["CCurl"]),
+        .target(name: "BodyHTTP", dependencies: ["BodySystem", "CMicroHTTPD"]),
+        .target(name: "BodyHub", dependencies: ["BodySystem", "CCurl"]),
 
         // The one owner of state.
         .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
-        .target(name: "DemoHub", dependencies: ["BodyCore", "BodyHub"]),
-        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "DemoHub"]),
+        .target(name: "DemoHub", dependencies: ["BodyCore", "BodySystem", "BodyHub"]),
+        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),

@@ -16,6 +16,23 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         try valueOrErrno { system_write(rawValue, buffer.baseAddress, buffer.count) }.get()
     }
 
+    /// Writes every byte, a short write continued where it stopped.
+    public func writeAll(_ bytes: [UInt8]) throws(Errno) {
+        var sent = 0
+        while sent < bytes.count {
+            sent += try valueOrErrno {
+                bytes.withUnsafeBytes { system_write(rawValue, $0.baseAddress! + sent, $0.count - sent) }
+            }.get()
+        }
+    }
+
+    /// Waits until something can be read or `seconds` pass (nil: no limit);
+    /// true when readable. The C function is `poll`.
+    public func waitReadable(seconds: Double?) throws(Errno) -> Bool {
+        let ms = seconds.map { Int32(min(max(0, ($0 * 1000).rounded(.up)), 3_600_000)) } ?? -1
+        return try valueOrErrno { system_poll_readable(rawValue, ms) }.get() > 0
+    }
+
     /// Reads and drops everything waiting, until nothing is left (EAGAIN on a
     /// non-blocking descriptor) or the end of the file.
     public func discardAvailable() throws(Errno) {

@@ -1,11 +1,12 @@
 import Glibc
+import BodySystem
 import BodyConfig
 
 /// Reading the few files the body needs, with the file named in every error.
 enum Files {
     static func read(_ path: String) throws(ConfigError) -> String {
         guard let f = fopen(path, "r") else {
-            throw ConfigError(file: path, line: nil, "cannot read: \(String(cString: strerror(errno)))")
+            throw ConfigError(file: path, line: nil, "cannot read: \(Errno.current.words)")
         }
         defer { fclose(f) }
         var bytes: [UInt8] = []
@@ -23,7 +24,7 @@ enum Files {
     static func token(_ path: String) throws(ConfigError) -> String {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw ConfigError(file: path, line: nil, "cannot read the token file: \(String(cString: strerror(errno)))")
+            throw ConfigError(file: path, line: nil, "cannot read the token file: \(Errno.current.words)")
         }
         let mode = st.st_mode & 0o777
         if mode & 0o077 != 0 {

@@ -53,6 +53,12 @@ internal func system_nanosleep(_ want: UnsafePointer<timespec>, _ left: UnsafeMu
     Glibc.nanosleep(want, left)
 }
 
+/// poll(2) on one descriptor for POLLIN: what poll returned.
+internal func system_poll_readable(_ fd: Int32, _ milliseconds: Int32) -> Int32 {
+    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return Glibc.poll(&pfd, 1, milliseconds)
+}
+
 // epoll
 
 internal let system_EPOLLIN = EPOLLIN.rawValue
