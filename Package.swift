@@ -34,7 +34,7 @@ let package = Package(
 
         // Adapters: C in, BodyCore values out.
         .target(name: "BodyHardware", dependencies: ["BodyCore", "BodySystem", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
-        .target(name: "BodyHTTP", dependencies: ["BodySystem", "CMicroHTTPD"]),
+        .target(name: "BodyHTTP", dependencies: ["BodyCore", "BodySystem", "CMicroHTTPD"]),
         .target(name: "BodyHub", dependencies: ["BodySystem", "CCurl"]),
 
         // The one owner of state.

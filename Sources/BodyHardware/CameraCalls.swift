@@ -1,5 +1,6 @@
 internal import CV4L2
 import BodySystem
+import BodyCore
 
 /// The V4L2 calls the camera makes, as a struct of functions: the seam where a
 /// test makes a dequeue fail with ENODEV. Each returns 0 or a negative errno;
@@ -95,14 +96,6 @@ struct CameraCalls: Sendable {
     /// "MJPG", "YUYV": a fourcc in letters, for messages.
     static func name(_ fourcc: UInt32) -> String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: fourcc >> (8 * $0)) }
-        return String(decoding: bytes, as: UTF8.self).trimmingSpaces()
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s.removeLast() }
-        return String(s)
+        return String(decoding: bytes, as: UTF8.self).trimmed
     }
 }

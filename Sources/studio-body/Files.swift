@@ -1,6 +1,7 @@
 import Glibc
 import BodySystem
 import BodyConfig
+import BodyCore
 
 /// Reading the few files the body needs, with the file named in every error.
 enum Files {
@@ -32,19 +33,10 @@ enum Files {
                               "the token file is readable by others (mode \(String(mode, radix: 8))); run chmod 600 \(path)")
         }
         let token = try read(path).split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
-        let trimmed = token.trimmingSpaces
+        let trimmed = token.trimmed
         guard trimmed.count >= 16 else {
             throw ConfigError(file: path, line: nil, "the token is missing or shorter than 16 characters")
         }
         return trimmed
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        return String(s)
     }
 }
