@@ -51,8 +51,8 @@ let package = Package(
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
         .testTarget(name: "EndToEndTests"),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
-        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),
-        .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore"]),
+        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
+        .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
         // A real gpsd fed by gpsfake, driven through the /where service.
         .testTarget(name: "WhereTests", dependencies: ["BodyAgent", "BodyCore"]),
     ],
