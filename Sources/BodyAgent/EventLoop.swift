@@ -133,7 +133,7 @@ public final class EventLoop: @unchecked Sendable {
             try wake.signal()
         } catch {
             // The loop will not wake for this; it says why on the next turn anything else gives it.
-            inbox.withLock { $0.failure = $0.failure ?? LoopError("wake the loop (eventfd write)", error) }
+            inbox.withLock { $0.failure = $0.failure ?? LoopError("wake up (eventfd write)", error) }
         }
     }
 
@@ -181,6 +181,8 @@ public final class EventLoop: @unchecked Sendable {
     public func run() throws(LoopError) {
         while !stopping {
             if let failure { throw failure }
+            // A post whose wake-up write failed does not wake the loop: its failure is looked for every turn.
+            if let failed = inbox.withLock({ $0.failure }) { throw failed }
             let ready: [Epoll.Event]
             do throws(Errno) { ready = try epoll.wait(maxEvents: 32) } catch { throw LoopError("wait for events (epoll_wait)", error) }
             for event in ready {
@@ -195,8 +197,9 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// The epoll set's descriptor number, for a test that breaks it.
+    /// The epoll set's and the eventfd's descriptor numbers, for tests that break them.
     var epollDescriptorForTesting: Int32 { epoll.descriptor?.rawValue ?? -1 }
+    var wakeDescriptorForTesting: Int32 { wake.descriptor?.rawValue ?? -1 }
 }
 
 /// Why the loop cannot go on: what it was doing and the errno.

@@ -81,6 +81,19 @@ struct EventLoopTests {
         #expect(error.description == "loop: cannot wait for events (epoll_wait): Invalid argument")
     }
 
+    @Test("a post whose wake-up write fails is said by run(), not lost")
+    func postFails() throws {
+        let loop = try EventLoop()
+        // The eventfd's number now refers to a pipe's read end: the wake-up write says EBADF.
+        let pipe = try FileDescriptor.pipe()
+        try pipe.read.duplicate(as: FileDescriptor(rawValue: loop.wakeDescriptorForTesting))
+        try pipe.read.close()
+        try pipe.write.close()
+        loop.post { }
+        let error = try #require(throws: LoopError.self) { try loop.run() }
+        #expect(error.description == "loop: cannot wake up (eventfd write): Bad file descriptor")
+    }
+
     @Test("an action's LoopError ends run() with it")
     func actionFails() throws {
         let loop = try EventLoop()
