@@ -20,6 +20,9 @@ let package = Package(
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
+        // The system calls every adapter shares (errno, EINTR, epoll, eventfd,
+        // timerfd, signalfd, the clocks), in the swift-system style, over Glibc and CSystem.
+        .target(name: "BodySystem", dependencies: ["CSystem"]),
         .target(name: "CGpiod", cSettings: gpiodPrefix.map { [.unsafeFlags(["-I\($0)/include"])] },
                 linkerSettings: gpiodPrefix.map { [.unsafeFlags(["-Xlinker", "\($0)/lib/libgpiod.so", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])] }
                     ?? [.linkedLibrary("gpiod")]),
@@ -30,24 +33,26 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Adapters: C in, BodyCore values out.
-        .target(name: "BodyHardware", dependencies: ["BodyCore", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
-        .target(name: "BodyHTTP", dependencies: ["CMicroHTTPD"]),
-        .target(name: "BodyHub", dependencies: ["CCurl"]),
+        .target(name: "BodyHardware", dependencies: ["BodyCore", "BodySystem", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
+        .target(name: "BodyHTTP", dependencies: ["BodyCore", "BodySystem", "CMicroHTTPD"]),
+        .target(name: "BodyHub", dependencies: ["BodySystem", "CCurl"]),
 
         // The one owner of state.
-        .target(name: "BodyAgent", dependencies: ["CSystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
+        .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
-        .target(name: "DemoHub", dependencies: ["BodyCore", "BodyHub"]),
-        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "DemoHub"]),
+        .target(name: "DemoHub", dependencies: ["BodyCore", "BodySystem", "BodyHub"]),
+        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "DemoHub"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
+        .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
         .testTarget(name: "EndToEndTests"),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
-        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore"]),
-        .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore"]),
+        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
+        .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
         // A real gpsd fed by gpsfake, driven through the /where service.
         .testTarget(name: "WhereTests", dependencies: ["BodyAgent", "BodyCore"]),
     ],

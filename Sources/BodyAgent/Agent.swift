@@ -94,8 +94,8 @@ public final class Agent: @unchecked Sendable {
         do {
             let signals = try Signals()
             self.signals = signals
-            try loop.watch(fd: signals.descriptor) { [unowned self] in
-                if let sig = signals.take() { self.shutdown(signal: sig) }
+            try loop.watch(fd: signals.descriptor) { [unowned self] () throws(LoopError) in
+                if let sig = try signals.take() { self.shutdown(signal: sig) }
             }
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
@@ -126,8 +126,10 @@ public final class Agent: @unchecked Sendable {
     /// The bound port (the configured one, or the kernel's pick for port 0).
     public var port: UInt16 { server?.port ?? setup.config.listenPort }
 
-    /// Runs until SIGTERM or SIGINT.
-    public func run() { loop.run() }
+    /// Runs until SIGTERM or SIGINT; throws when the loop cannot go on.
+    public func run() throws(AgentError) {
+        do { try loop.run() } catch { throw AgentError(error.description) }
+    }
 
     func watchdog(every interval: Double) {
         notify.send("WATCHDOG=1")

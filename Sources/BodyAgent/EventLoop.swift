@@ -1,5 +1,4 @@
-import Glibc
-internal import CSystem
+import BodySystem
 import Synchronization
 
 /// The body's one thread of control: an epoll set with one timerfd for every
@@ -10,70 +9,106 @@ import Synchronization
 /// libgps and V4L2 all hand us file descriptors, and one loop that waits on
 /// all of them needs no locks and never wakes when nothing is due
 /// (docs/event-loop.md).
+///
+/// Watches are keyed by a registration id carried in the epoll event, never
+/// by the descriptor number (as swift-nio's `SelectorEpoll` does): when an
+/// action closes a descriptor and a new one gets its number in the same
+/// turn, an event already reported for the old one is dropped instead of
+/// reaching the old action, or the new one.
 public final class EventLoop: @unchecked Sendable {
-    public typealias Action = () -> Void
+    /// What a watch or a timer runs on the loop thread. A `LoopError` thrown
+    /// here ends `run()` with it.
+    public typealias Action = () throws(LoopError) -> Void
 
-    public struct WatchID: Hashable, Sendable { let fd: Int32 }
+    public struct WatchID: Hashable, Sendable { let registration: UInt64 }
     public struct TimerID: Hashable, Sendable { let raw: UInt64 }
 
-    private let epfd: Int32
-    private let timerfd: Int32
-    private let wakefd: Int32
-    private var watches: [Int32: Action] = [:]
+    private struct Watch {
+        let fd: Int32
+        let action: Action
+    }
+
+    /// The two registrations of the loop's own descriptors; watches count from 2.
+    private static let timerRegistration: UInt64 = 0
+    private static let wakeRegistration: UInt64 = 1
+
+    private let epoll: Epoll
+    private let timer: MonotonicTimer
+    private let wake: EventCounter
+    private var watches: [UInt64: Watch] = [:]
+    /// The registration each watched descriptor number has now.
+    private var registrationOf: [Int32: UInt64] = [:]
+    private var nextRegistration: UInt64 = 2
     private var timers: [UInt64: (due: Double, action: Action)] = [:]
     private var nextTimer: UInt64 = 1
     private var armedFor: Double? = nil
     private var stopping = false
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    /// A failure in a call that cannot throw (`schedule`, `cancel`,
+    /// `unwatch`, `post` from another thread): `run()` throws it on its next turn.
+    private var failure: LoopError?
+    private let inbox = Mutex<(work: [@Sendable () -> Void], failure: LoopError?)>(([], nil))
 
     public init() throws(LoopError) {
-        epfd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        if epfd < 0 { throw LoopError("epoll_create1", errno) }
-        timerfd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        if timerfd < 0 { throw LoopError("timerfd_create", errno) }
-        wakefd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        if wakefd < 0 { throw LoopError("eventfd", errno) }
-        try add(timerfd)
-        try add(wakefd)
+        do throws(Errno) {
+            epoll = try Epoll()
+            timer = try MonotonicTimer()
+            wake = try EventCounter()
+        } catch { throw LoopError("make its epoll set, timerfd and eventfd", error) }
+        do throws(Errno) {
+            try epoll.add(timer.descriptor!, registration: Self.timerRegistration)
+            try epoll.add(wake.descriptor!, registration: Self.wakeRegistration)
+        } catch { throw LoopError("watch its timerfd and eventfd", error) }
     }
 
     deinit {
-        close(epfd); close(timerfd); close(wakefd)
+        epoll.close(); timer.close(); wake.close()
     }
 
     /// Seconds on CLOCK_MONOTONIC: the same scale as the kernel's GPIO event timestamps.
-    public static func monotonic() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func monotonic() -> Double { SystemClock.monotonic() }
 
     /// Seconds since the epoch, for the times the status document shows.
-    public static func wall() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    public static func wall() -> Double { SystemClock.wall() }
 
-    private func add(_ fd: Int32) throws(LoopError) {
-        var ev = epoll_event()
-        ev.events = EPOLLIN.rawValue
-        ev.data.fd = fd
-        if epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0 { throw LoopError("epoll_ctl add fd \(fd)", errno) }
-    }
-
-    /// Calls `action` on the loop thread whenever `fd` is readable.
+    /// Calls `action` on the loop thread whenever `fd` is readable. Watching
+    /// a number that already has a watch replaces it: the old one hears nothing more.
     @discardableResult
     public func watch(fd: Int32, _ action: @escaping Action) throws(LoopError) -> WatchID {
-        if watches[fd] == nil { try add(fd) }
-        watches[fd] = action
-        return WatchID(fd: fd)
+        let id = nextRegistration
+        let descriptor = FileDescriptor(rawValue: fd)
+        do throws(Errno) {
+            if let old = registrationOf[fd] {
+                watches.removeValue(forKey: old)
+                registrationOf.removeValue(forKey: fd)
+                // The same open descriptor takes the new id; one closed and
+                // reused since (the kernel dropped it from the set) is added anew.
+                do throws(Errno) { try epoll.modify(descriptor, registration: id) } catch where error == .noSuchFileOrDirectory {
+                    try epoll.add(descriptor, registration: id)
+                }
+            } else {
+                do throws(Errno) { try epoll.add(descriptor, registration: id) } catch where error == .fileExists {
+                    try epoll.modify(descriptor, registration: id)
+                }
+            }
+        } catch { throw LoopError("watch descriptor \(fd)", error) }
+        nextRegistration += 1
+        registrationOf[fd] = id
+        watches[id] = Watch(fd: fd, action: action)
+        return WatchID(registration: id)
     }
 
     /// Stops watching; safe to call twice and after the fd was closed.
     public func unwatch(_ id: WatchID) {
-        guard watches.removeValue(forKey: id.fd) != nil else { return }
-        epoll_ctl(epfd, EPOLL_CTL_DEL, id.fd, nil)
+        guard let watch = watches.removeValue(forKey: id.registration) else { return }
+        guard registrationOf[watch.fd] == id.registration else { return }
+        registrationOf.removeValue(forKey: watch.fd)
+        do throws(Errno) {
+            try epoll.remove(FileDescriptor(rawValue: watch.fd))
+        } catch where error == .badFileDescriptor || error == .noSuchFileOrDirectory {
+            // Closed already (the kernel took it out of the set), or closed and reused by something not watched.
+        } catch {
+            failure = failure ?? LoopError("stop watching descriptor \(watch.fd)", error)
+        }
     }
 
     /// Runs `action` once at `due` (monotonic seconds).
@@ -93,9 +128,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Hands work to the loop thread from any thread.
     public func post(_ work: @escaping @Sendable () -> Void) {
-        inbox.withLock { $0.append(work) }
-        var one: UInt64 = 1
-        _ = write(wakefd, &one, 8)
+        inbox.withLock { $0.work.append(work) }
+        do throws(Errno) {
+            try wake.signal()
+        } catch {
+            // The loop will not wake for this; it says why on the next turn anything else gives it.
+            inbox.withLock { $0.failure = $0.failure ?? LoopError("wake up (eventfd write)", error) }
+        }
     }
 
     /// Ends `run()` after the current turn.
@@ -104,65 +143,75 @@ public final class EventLoop: @unchecked Sendable {
     private func rearm() {
         let due = timers.values.map(\.due).min()
         if due == armedFor { return }
-        armedFor = due
-        var spec = itimerspec()
-        if let due {
-            // An absolute time in the past still fires: the kernel treats it as due now.
-            let d = max(due, 1e-9)
-            spec.it_value.tv_sec = Int(d)
-            spec.it_value.tv_nsec = max(1, Int((d - Double(Int(d))) * 1e9))
+        do throws(Errno) {
+            try timer.arm(at: due)
+            armedFor = due
+        } catch {
+            failure = failure ?? LoopError("arm the timerfd", error)
         }
-        timerfd_settime(timerfd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
     }
 
-    private func runDueTimers() {
-        var expirations: UInt64 = 0
-        _ = read(timerfd, &expirations, 8)
+    private func runDueTimers() throws(LoopError) {
+        do throws(Errno) { _ = try timer.drain() } catch { throw LoopError("read the timerfd", error) }
         armedFor = nil
         let now = EventLoop.monotonic()
         let due = timers.filter { $0.value.due <= now }.sorted { $0.value.due < $1.value.due }
         for (id, timer) in due {
             timers.removeValue(forKey: id)
-            timer.action()
+            try timer.action()
         }
         rearm()
     }
 
-    private func drainInbox() {
-        var count: UInt64 = 0
-        _ = read(wakefd, &count, 8)
-        let work = inbox.withLock { q -> [@Sendable () -> Void] in
-            let w = q
-            q.removeAll()
-            return w
+    private func drainInbox() throws(LoopError) {
+        do throws(Errno) { _ = try wake.drain() } catch { throw LoopError("read the eventfd", error) }
+        let (work, failed) = inbox.withLock { box -> ([@Sendable () -> Void], LoopError?) in
+            let taken = box
+            box = ([], nil)
+            return taken
         }
+        if let failed { throw failed }
         for w in work { w() }
     }
 
-    /// Waits on every descriptor and timer until `stop()`.
-    public func run() {
-        var events = [epoll_event](repeating: epoll_event(), count: 32)
+    /// Waits on every descriptor and timer until `stop()`. Throws when the
+    /// loop cannot go on (epoll_wait failed, its timerfd or eventfd cannot be
+    /// read or armed, an action said so): the process should then end with a
+    /// non-zero status, so systemd restarts it.
+    public func run() throws(LoopError) {
         while !stopping {
-            let n = epoll_wait(epfd, &events, Int32(events.count), -1)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            for i in 0..<Int(n) {
-                let fd = events[i].data.fd
-                if fd == timerfd { runDueTimers() }
-                else if fd == wakefd { drainInbox() }
-                else if let action = watches[fd] { action() }
-                if stopping { break }
+            if let failure { throw failure }
+            // A post whose wake-up write failed does not wake the loop: its failure is looked for every turn.
+            if let failed = inbox.withLock({ $0.failure }) { throw failed }
+            let ready: [Epoll.Event]
+            do throws(Errno) { ready = try epoll.wait(maxEvents: 32) } catch { throw LoopError("wait for events (epoll_wait)", error) }
+            for event in ready {
+                switch event.registration {
+                case Self.timerRegistration: try runDueTimers()
+                case Self.wakeRegistration: try drainInbox()
+                // An id not in the table was unwatched or replaced earlier in this turn: dropped.
+                default: try watches[event.registration]?.action()
+                }
+                if stopping || failure != nil { break }
             }
         }
     }
+
+    /// The epoll set's and the eventfd's descriptor numbers, for tests that break them.
+    var epollDescriptorForTesting: Int32 { epoll.descriptor?.rawValue ?? -1 }
+    var wakeDescriptorForTesting: Int32 { wake.descriptor?.rawValue ?? -1 }
 }
 
-/// A failed system call of the loop, in words.
-public struct LoopError: Error, CustomStringConvertible {
-    public let description: String
-    init(_ call: String, _ code: Int32) {
-        description = "loop: \(call) failed: \(String(cString: strerror(code)))"
+/// Why the loop cannot go on: what it was doing and the errno.
+public struct LoopError: Error, CustomStringConvertible, Sendable {
+    /// What the loop could not do, e.g. "wait for events (epoll_wait)".
+    public let action: String
+    public let errno: Errno
+
+    public init(_ action: String, _ errno: Errno) {
+        self.action = action
+        self.errno = errno
     }
+
+    public var description: String { "loop: cannot \(action): \(errno.words)" }
 }

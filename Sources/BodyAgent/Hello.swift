@@ -82,8 +82,8 @@ extension Agent {
         if host == "0.0.0.0" || host == "::" {
             var name = [CChar](repeating: 0, count: 256)
             host = gethostname(&name, name.count) == 0 ? String(cString: name) : "localhost"
-        } else if host.contains(":") {
-            host = "[\(host)]"
+        } else {
+            host = HostText.bracketed(host)
         }
         return "http://\(host):\(port)"
     }

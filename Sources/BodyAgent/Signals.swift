@@ -1,30 +1,22 @@
 import Glibc
-internal import CSystem
+import BodySystem
 
 /// SIGTERM and SIGINT as a file descriptor the loop watches, so a stop runs on
 /// the loop thread like every other event.
 final class Signals {
+    private let signals: SignalDescriptor
     let descriptor: Int32
 
     init() throws(LoopError) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGINT)
-        sigprocmask(SIG_BLOCK, &set, nil)
-        signal(SIGPIPE, SIG_IGN)
-        descriptor = signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
-        if descriptor < 0 { throw LoopError("signalfd", errno) }
+        SignalDescriptor.ignoreBrokenPipe()
+        do { signals = try SignalDescriptor([SIGTERM, SIGINT]) } catch { throw LoopError("hear SIGTERM and SIGINT (signalfd)", error) }
+        descriptor = signals.descriptor?.rawValue ?? -1
     }
 
-    /// The signal that arrived, if any.
-    func take() -> Int32? {
-        var info = signalfd_siginfo()
-        let n = read(descriptor, &info, MemoryLayout<signalfd_siginfo>.size)
-        return n == MemoryLayout<signalfd_siginfo>.size ? Int32(info.ssi_signo) : nil
+    /// The signal that arrived, if any; a failed read ends the loop.
+    func take() throws(LoopError) -> Int32? {
+        do { return try signals.take() } catch { throw LoopError("read the signalfd", error) }
     }
-
-    deinit { close(descriptor) }
 }
 
 /// Fresh ids for requests and the boot: random hex from the system's generator.

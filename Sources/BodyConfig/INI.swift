@@ -1,3 +1,5 @@
+import BodyCore
+
 /// A configuration mistake, said as `FILE:LINE: what is wrong`: on a headless
 /// board the journal is the only screen, so the words point at the line to fix.
 public struct ConfigError: Error, Equatable, CustomStringConvertible {
@@ -85,15 +87,6 @@ public struct INI: Equatable, Sendable {
             previous = c
         }
         return line
-    }
-}
-
-extension String {
-    var trimmed: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
-        return String(s)
     }
 }
 

@@ -91,9 +91,7 @@ public enum WhereAnswer: Equatable, Sendable {
     }
 
     /// "HOST:PORT", with an IPv6 host in brackets.
-    public static func address(host: String, port: UInt16) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
+    public static func address(host: String, port: UInt16) -> String { HostText.withPort(host, port) }
 
     /// The body of the answer, through the body's one encoder.
     public var json: [UInt8] {

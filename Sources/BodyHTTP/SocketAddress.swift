@@ -1,4 +1,5 @@
 import Glibc
+import BodyCore
 
 /// An IPv4 or IPv6 listening address from text.
 struct SocketAddress: CustomStringConvertible {
@@ -10,7 +11,7 @@ struct SocketAddress: CustomStringConvertible {
 
     init(host: String, port: UInt16) throws(HTTPServerError) {
         let name = host == "localhost" ? "127.0.0.1" : host
-        description = name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)"
+        description = HostText.withPort(name, port)
         if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
             v4.sin_family = sa_family_t(AF_INET)
             v4.sin_port = port.bigEndian

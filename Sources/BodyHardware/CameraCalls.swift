@@ -1,8 +1,10 @@
 internal import CV4L2
-import Glibc
+import BodySystem
+import BodyCore
 
 /// The V4L2 calls the camera makes, as a struct of functions: the seam where a
-/// test makes a dequeue fail with ENODEV. Each returns 0 or a negative errno.
+/// test makes a dequeue fail with ENODEV. Each returns 0 or a negative errno;
+/// the live ones make a call again after -EINTR (BodySystem's one rule).
 struct CameraCalls: Sendable {
     struct Format: Sendable, Equatable {
         var width: UInt32
@@ -41,36 +43,36 @@ struct CameraCalls: Sendable {
 
     /// The kernel's calls, through the CV4L2 module.
     static let live = CameraCalls(
-        open: { path in cv4l2_open(path) },
+        open: { path in retryOnInterrupt { cv4l2_open(path) } },
         capabilities: { fd in
             var capture: Int32 = 0, streaming: Int32 = 0
-            let rc = cv4l2_querycap(fd, &capture, &streaming, nil, 0)
+            let rc = retryOnInterrupt { cv4l2_querycap(fd, &capture, &streaming, nil, 0) }
             return (rc, capture != 0, streaming != 0)
         },
         enumFormat: { fd, index in
             var fourcc: UInt32 = 0
-            let rc = cv4l2_enum_fmt(fd, index, &fourcc)
+            let rc = retryOnInterrupt { cv4l2_enum_fmt(fd, index, &fourcc) }
             return (rc, fourcc)
         },
         setFormat: { fd, fourcc, width, height in
             var out = cv4l2_format()
-            let rc = cv4l2_s_fmt(fd, fourcc, width, height, &out)
+            let rc = retryOnInterrupt { cv4l2_s_fmt(fd, fourcc, width, height, &out) }
             return (rc, Format(width: out.width, height: out.height, fourcc: out.pixelformat,
                                bytesPerLine: out.bytesperline, sizeImage: out.sizeimage))
         },
         setRate: { fd, fps in
             var num: UInt32 = 0, den: UInt32 = 0
-            let rc = cv4l2_s_parm_fps(fd, fps, &num, &den)
+            let rc = retryOnInterrupt { cv4l2_s_parm_fps(fd, fps, &num, &den) }
             return (rc, num, den)
         },
         requestBuffers: { fd, count in
             var granted: UInt32 = 0
-            let rc = cv4l2_reqbufs(fd, count, &granted)
+            let rc = retryOnInterrupt { cv4l2_reqbufs(fd, count, &granted) }
             return (rc, granted)
         },
         queryBuffer: { fd, index in
             var offset: UInt32 = 0, length: UInt32 = 0
-            let rc = cv4l2_querybuf(fd, index, &offset, &length)
+            let rc = retryOnInterrupt { cv4l2_querybuf(fd, index, &offset, &length) }
             return (rc, offset, length)
         },
         map: { fd, offset, length in
@@ -79,28 +81,21 @@ struct CameraCalls: Sendable {
             return (p, -err)
         },
         unmap: { p, length in _ = cv4l2_munmap(p, length) },
-        queue: { fd, index in cv4l2_qbuf(fd, index) },
+        queue: { fd, index in retryOnInterrupt { cv4l2_qbuf(fd, index) } },
         dequeue: { fd in
             var frame = cv4l2_frame()
-            let rc = cv4l2_dqbuf(fd, &frame)
+            let rc = retryOnInterrupt { cv4l2_dqbuf(fd, &frame) }
             return (rc, Dequeued(index: frame.index, bytesUsed: frame.bytesused, flags: frame.flags))
         },
-        streamOn: { fd in cv4l2_streamon(fd) },
-        streamOff: { fd in cv4l2_streamoff(fd) },
+        streamOn: { fd in retryOnInterrupt { cv4l2_streamon(fd) } },
+        streamOff: { fd in retryOnInterrupt { cv4l2_streamoff(fd) } },
+        // Never retried: Linux frees the descriptor even when close says EINTR.
         close: { fd in cv4l2_close(fd) }
     )
 
     /// "MJPG", "YUYV": a fourcc in letters, for messages.
     static func name(_ fourcc: UInt32) -> String {
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: fourcc >> (8 * $0)) }
-        return String(decoding: bytes, as: UTF8.self).trimmingSpaces()
-    }
-}
-
-extension String {
-    fileprivate func trimmingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s.removeLast() }
-        return String(s)
+        return String(decoding: bytes, as: UTF8.self).trimmed
     }
 }

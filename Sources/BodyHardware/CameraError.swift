@@ -1,4 +1,4 @@
-import Glibc
+import BodySystem
 
 /// A camera failure in words: the part, the action, the device and the cause.
 public struct CameraError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -25,16 +25,19 @@ public struct CameraError: Error, CustomStringConvertible, Sendable, Equatable {
 
     /// "camera: cannot <action> <device>: <strerror>", with the kind read from errno.
     static func call(_ action: String, _ path: String, errno code: Int32, streaming: Bool = false) -> CameraError {
-        let words = "camera: cannot \(action) \(path): \(String(cString: strerror(code)))"
-        return CameraError(kind(errno: code, streaming: streaming), words)
+        let errno = Errno(code)
+        return CameraError(kind(errno, streaming: streaming), "camera: cannot \(action) \(path): \(errno.words)")
     }
 
-    static func kind(errno code: Int32, streaming: Bool) -> Kind {
-        switch code {
-        case ENODEV, ENXIO, EIO: return streaming ? .unplugged : (code == EIO ? .failed : .absent)
-        case ENOENT: return .absent
-        case EBUSY: return .busy
-        default: return .failed
+    /// The kind a camera error takes from an errno (BodySystem's one table):
+    /// a device gone mid-stream is unplugged; before streaming it is absent.
+    static func kind(_ errno: Errno, streaming: Bool) -> Kind {
+        switch errno.kind {
+        case .gone: streaming ? .unplugged : .absent
+        case .inputOutput: streaming ? .unplugged : .failed
+        case .absent: .absent
+        case .busy: .busy
+        default: .failed
         }
     }
 }

@@ -1,4 +1,5 @@
 public import BodyCore
+import BodySystem
 
 /// The real board: lines found by name on the GPIO character devices and
 /// requested through libgpiod (1.x or 2.x, whichever the build found).
@@ -59,25 +60,25 @@ public final class GpioBoard: Board {
         }
         for role in outputRoles {
             guard let wiring = outputs[role], let place = places[wiring.name] else { continue }
-            do throws(GpioErrno) {
+            do throws(Errno) {
                 let request = try GpioRequest.output(chipPath: place.path, offset: place.line.offset, consumer: consumer,
                                                      activeLow: wiring.activeLow, lit: false)
                 outputLines[role] = Line(request: request, found: place.line, what: role.rawValue)
             } catch {
                 releaseAll()
-                throw BoardError(error.kind, "gpio: cannot request line \(Self.quote(place.line)) for \(role.rawValue): \(error.words)")
+                throw BoardError(.init(error), "gpio: cannot request line \(Self.quote(place.line)) for \(role.rawValue): \(error.words)")
             }
         }
         for role in buttonRoles {
             guard let wiring = buttons[role], let place = places[wiring.name] else { continue }
             let micros = kernelDebounce ? UInt(max(0, wiring.debounce) * 1_000_000) : 0
-            do throws(GpioErrno) {
+            do throws(Errno) {
                 let request = try GpioRequest.input(chipPath: place.path, offset: place.line.offset, consumer: consumer,
                                                     activeLow: wiring.activeLow, bias: wiring.bias, debounceMicroseconds: micros)
                 buttonLines[role] = Line(request: request, found: place.line, what: "button \(role.rawValue)")
             } catch {
                 releaseAll()
-                throw BoardError(error.kind, "gpio: cannot request line \(Self.quote(place.line)) for button \(role.rawValue): \(error.words)")
+                throw BoardError(.init(error), "gpio: cannot request line \(Self.quote(place.line)) for button \(role.rawValue): \(error.words)")
             }
         }
 
@@ -108,7 +109,7 @@ public final class GpioBoard: Board {
         guard let line = outputLines[role] else {
             throw BoardError(.other, "gpio: cannot drive \(role.rawValue): the board has no line for it")
         }
-        do throws(GpioErrno) {
+        do throws(Errno) {
             try line.request.set(lit)
         } catch {
             throw Self.failure(error, "drive", line)
@@ -122,7 +123,7 @@ public final class GpioBoard: Board {
         }
         guard let role = buttonByFD[fd], let line = buttonLines[role] else { return [] }
         let raw: [RawEdge]
-        do throws(GpioErrno) {
+        do throws(Errno) {
             raw = try line.request.readEdges()
         } catch {
             throw Self.failure(error, "read edges from", line)
@@ -145,7 +146,7 @@ public final class GpioBoard: Board {
         guard let line = buttonLines[button] else {
             throw BoardError(.other, "gpio: cannot read button \(button.rawValue): the board has no line for it")
         }
-        do throws(GpioErrno) {
+        do throws(Errno) {
             return try line.request.get()
         } catch {
             throw Self.failure(error, "read", line)
@@ -154,13 +155,13 @@ public final class GpioBoard: Board {
 
     /// A chip node went away: asks every line, so a lost one says which.
     private func checkChips(_ watch: GpioChipWatch) throws(BoardError) {
-        do throws(GpioErrno) {
+        do throws(Errno) {
             guard try watch.chipRemoved() else { return }
         } catch {
-            throw BoardError(error.kind, "gpio: cannot read the chip watch on the device directory: \(error.words)")
+            throw BoardError(.init(error), "gpio: cannot read the chip watch on the device directory: \(error.words)")
         }
         for line in outputs.compactMap({ outputLines[$0] }) + buttons.compactMap({ buttonLines[$0] }) {
-            do throws(GpioErrno) {
+            do throws(Errno) {
                 _ = try line.request.get()
             } catch {
                 throw Self.failure(error, "read", line)
@@ -190,8 +191,9 @@ public final class GpioBoard: Board {
 
     private static func quote(_ line: FoundLine) -> String { "\"\(line.name)\" on \(line.chip)" }
 
-    private static func failure(_ error: GpioErrno, _ action: String, _ line: Line) -> BoardError {
-        let cause = error.kind == .chipGone ? "\(error.words) (the chip went away)" : error.words
-        return BoardError(error.kind, "gpio: cannot \(action) line \(quote(line.found)) (\(line.what)): \(cause)")
+    private static func failure(_ error: Errno, _ action: String, _ line: Line) -> BoardError {
+        let kind = BoardError.Kind(error)
+        let cause = kind == .chipGone ? "\(error.words) (the chip went away)" : error.words
+        return BoardError(kind, "gpio: cannot \(action) line \(quote(line.found)) (\(line.what)): \(cause)")
     }
 }

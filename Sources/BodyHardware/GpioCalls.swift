@@ -1,20 +1,17 @@
-// The one file that calls CGpiod: C results in, Swift values and errno out.
+// The one file that calls CGpiod: C results in, Swift values and a typed
+// Errno out, through BodySystem's valueOrErrno (its one EINTR rule).
 internal import CGpiod
-import Glibc
+import BodySystem
 
-/// An errno from a GPIO call, with the kind a board error takes from it.
-struct GpioErrno: Error {
-    var code: Int32
-
-    var words: String { String(cString: strerror(code)) }
-
-    var kind: BoardError.Kind {
-        switch code {
+extension BoardError.Kind {
+    /// The kind a board error takes from a GPIO call's errno (BodySystem's one table).
+    init(_ errno: Errno) {
+        switch errno.kind {
         // What reads and writes on a request return once its chip is removed.
-        case ENODEV, ENXIO, ESHUTDOWN: .chipGone
-        case EBUSY: .busy
-        case EACCES, EPERM: .permission
-        default: .other
+        case .gone: self = .chipGone
+        case .busy: self = .busy
+        case .permission: self = .permission
+        default: self = .other
         }
     }
 }
@@ -39,10 +36,9 @@ final class GpioChip {
     private var handle: OpaquePointer?
     let path: String
 
-    init(path: String) throws(GpioErrno) {
+    init(path: String) throws(Errno) {
         self.path = path
-        guard let h = sb_gpio_chip_open(path) else { throw GpioErrno(code: errno) }
-        handle = h
+        handle = try pointerOrErrno { sb_gpio_chip_open(path) }.get()
     }
 
     deinit { close() }
@@ -57,13 +53,12 @@ final class GpioChip {
     var lineCount: UInt32 { handle.map { UInt32(sb_gpio_chip_num_lines($0)) } ?? 0 }
 
     /// Offsets of every line called `name` on this chip.
-    func offsets(named name: String) throws(GpioErrno) -> [UInt32] {
-        guard let handle else { throw GpioErrno(code: EBADF) }
+    func offsets(named name: String) throws(Errno) -> [UInt32] {
+        guard let handle else { throw Errno.badFileDescriptor }
         var buffer = [UInt32](repeating: 0, count: 4)
-        let n = buffer.withUnsafeMutableBufferPointer {
-            sb_gpio_find_line(handle, name, $0.baseAddress, UInt32($0.count))
-        }
-        if n < 0 { throw GpioErrno(code: errno) }
+        let n = try valueOrErrno {
+            buffer.withUnsafeMutableBufferPointer { sb_gpio_find_line(handle, name, $0.baseAddress, UInt32($0.count)) }
+        }.get()
         // More matches than the buffer holds still count: two is already ambiguous.
         return Array(buffer.prefix(Int(n))) + Array(repeating: UInt32.max, count: max(0, Int(n) - buffer.count))
     }
@@ -81,19 +76,18 @@ final class GpioRequest {
     deinit { release() }
 
     /// The C function is `sb_gpio_request_output`.
-    static func output(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, lit: Bool) throws(GpioErrno) -> GpioRequest {
-        guard let h = sb_gpio_request_output(chipPath, offset, consumer, activeLow ? 1 : 0, lit ? 1 : 0) else {
-            throw GpioErrno(code: errno)
-        }
-        return GpioRequest(handle: h)
+    static func output(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, lit: Bool) throws(Errno) -> GpioRequest {
+        GpioRequest(handle: try pointerOrErrno {
+            sb_gpio_request_output(chipPath, offset, consumer, activeLow ? 1 : 0, lit ? 1 : 0)
+        }.get())
     }
 
     /// The C function is `sb_gpio_request_input_edges`.
-    static func input(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, bias: Bias, debounceMicroseconds: UInt) throws(GpioErrno) -> GpioRequest {
+    static func input(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, bias: Bias, debounceMicroseconds: UInt) throws(Errno) -> GpioRequest {
         var debounced: Int32 = 0
-        guard let h = sb_gpio_request_input_edges(chipPath, offset, consumer, activeLow ? 1 : 0, bias.cValue, debounceMicroseconds, &debounced) else {
-            throw GpioErrno(code: errno)
-        }
+        let h = try pointerOrErrno {
+            sb_gpio_request_input_edges(chipPath, offset, consumer, activeLow ? 1 : 0, bias.cValue, debounceMicroseconds, &debounced)
+        }.get()
         let request = GpioRequest(handle: h)
         request.kernelDebounced = debounced != 0
         return request
@@ -101,32 +95,25 @@ final class GpioRequest {
 
     var fd: Int32 { handle.map { sb_gpio_fd($0) } ?? -1 }
 
-    func set(_ active: Bool) throws(GpioErrno) {
-        guard let handle else { throw GpioErrno(code: EBADF) }
-        if sb_gpio_set(handle, active ? 1 : 0) < 0 { throw GpioErrno(code: errno) }
+    func set(_ active: Bool) throws(Errno) {
+        guard let handle else { throw Errno.badFileDescriptor }
+        try nothingOrErrno { sb_gpio_set(handle, active ? 1 : 0) }.get()
     }
 
-    func get() throws(GpioErrno) -> Bool {
-        guard let handle else { throw GpioErrno(code: EBADF) }
-        let v = sb_gpio_get(handle)
-        if v < 0 { throw GpioErrno(code: errno) }
-        return v != 0
+    func get() throws(Errno) -> Bool {
+        guard let handle else { throw Errno.badFileDescriptor }
+        return try valueOrErrno { sb_gpio_get(handle) }.get() != 0
     }
 
     /// Edges waiting now, at most `limit`; never blocks.
-    func readEdges(limit: Int = 64) throws(GpioErrno) -> [RawEdge] {
-        guard let handle else { throw GpioErrno(code: EBADF) }
+    func readEdges(limit: Int = 64) throws(Errno) -> [RawEdge] {
+        guard let handle else { throw Errno.badFileDescriptor }
         var edges: [RawEdge] = []
         var buffer = [sb_gpio_edge](repeating: sb_gpio_edge(), count: 16)
         while edges.count < limit {
-            let n = buffer.withUnsafeMutableBufferPointer {
-                sb_gpio_read_edge_events(handle, $0.baseAddress, UInt32($0.count))
-            }
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw GpioErrno(code: code)
-            }
+            let n = try valueOrErrno {
+                buffer.withUnsafeMutableBufferPointer { sb_gpio_read_edge_events(handle, $0.baseAddress, UInt32($0.count)) }
+            }.get()
             for e in buffer.prefix(Int(n)) {
                 edges.append(RawEdge(nanoseconds: e.timestamp_ns, active: e.active != 0, seqno: e.line_seqno))
             }
@@ -147,23 +134,20 @@ final class GpioRequest {
 final class GpioChipWatch {
     private(set) var fd: Int32
 
-    init(directory: String) throws(GpioErrno) {
-        fd = sb_gpio_chip_watch(directory)
-        if fd < 0 { throw GpioErrno(code: errno) }
+    init(directory: String) throws(Errno) {
+        fd = try valueOrErrno { sb_gpio_chip_watch(directory) }.get()
     }
 
     deinit { close() }
 
     /// Drains the watch; true when a chip node went away.
-    func chipRemoved() throws(GpioErrno) -> Bool {
+    func chipRemoved() throws(Errno) -> Bool {
         guard fd >= 0 else { return false }
-        let r = sb_gpio_chip_watch_read(fd)
-        if r < 0 { throw GpioErrno(code: errno) }
-        return r > 0
+        return try valueOrErrno { sb_gpio_chip_watch_read(fd) }.get() > 0
     }
 
     func close() {
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { try? FileDescriptor(rawValue: fd).close() }
         fd = -1
     }
 }

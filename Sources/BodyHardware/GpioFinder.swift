@@ -1,4 +1,5 @@
 import Glibc
+import BodySystem
 
 /// Finds lines by name across every GPIO chip, never by chip number: a
 /// Raspberry Pi 5's chip number changed between kernels.
@@ -25,7 +26,7 @@ struct GpioFinder {
     func find(_ names: [String]) throws(BoardError) -> [String: (path: String, line: FoundLine)] {
         var chips: [(path: String, chip: GpioChip?, note: String)] = []
         for path in chipPaths() {
-            do throws(GpioErrno) {
+            do throws(Errno) {
                 let chip = try GpioChip(path: path)
                 chips.append((path, chip, "\(chip.name) (\(chip.label), \(chip.lineCount) lines)"))
             } catch {
@@ -41,12 +42,12 @@ struct GpioFinder {
             var hits: [(path: String, line: FoundLine)] = []
             for c in chips {
                 guard let chip = c.chip else { continue }
-                do throws(GpioErrno) {
+                do throws(Errno) {
                     for offset in try chip.offsets(named: name) {
                         hits.append((c.path, FoundLine(chip: chip.name, offset: offset, name: name)))
                     }
                 } catch {
-                    throw BoardError(error.kind, "gpio: cannot read line names on \(chip.name): \(error.words)")
+                    throw BoardError(.init(error), "gpio: cannot read line names on \(chip.name): \(error.words)")
                 }
             }
             switch hits.count {

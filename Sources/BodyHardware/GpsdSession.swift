@@ -1,6 +1,6 @@
 internal import CGps
 import BodyCore
-import Glibc
+import BodySystem
 
 /// One connection to gpsd with a JSON watch running: gpsd reports only while
 /// this exists, so it is opened when a `GET /where` waits and closed after.
@@ -35,12 +35,12 @@ public final class GpsdSession {
         let watch = cgps_watch(data)
         if watch != 0 {
             session.close()
-            throw GpsdError(.lost, "gpsd: cannot start a watch at \(session.address): \(String(cString: strerror(watch)))")
+            throw GpsdError(.lost, "gpsd: cannot start a watch at \(session.address): \(Errno(watch).words)")
         }
         let nb = cgps_set_nonblocking(session.descriptor)
         if nb != 0 {
             session.close()
-            throw GpsdError(.lost, "gpsd: cannot make the socket to \(session.address) non-blocking: \(String(cString: strerror(nb)))")
+            throw GpsdError(.lost, "gpsd: cannot make the socket to \(session.address) non-blocking: \(Errno(nb).words)")
         }
         return session
     }
@@ -54,17 +54,23 @@ public final class GpsdSession {
         guard let data else { throw GpsdError(.lost, "gpsd: cannot read from \(address): the session is closed") }
         var reports: [GpsReport] = []
         while true {
-            let n = message.withUnsafeMutableBufferPointer { cgps_read(data, $0.baseAddress, Int32($0.count)) }
+            // An interrupted read is made again (valueOrErrno's one EINTR rule).
+            let result = valueOrErrno { message.withUnsafeMutableBufferPointer { cgps_read(data, $0.baseAddress, Int32($0.count)) } }
+            let n = (try? result.get()) ?? -1
             if n > 0 {
                 reports.append(report(data))
                 continue
             }
-            let code = n < 0 ? cgps_errno() : 0
-            let wouldBlock = n == 0 || code == EAGAIN || code == EWOULDBLOCK || code == EINTR
+            // errno 0 with -1: libgps saw the end of the stream.
+            let code: Errno? = switch result {
+            case .failure(let e) where e.rawValue != 0: e
+            default: nil
+            }
+            let wouldBlock = n == 0 || code?.kind == .wouldBlock
             if wouldBlock && cgps_peer_closed(descriptor) == 0 { return reports }
             // The lines before the loss still count; the loss shows on the next read.
             if !reports.isEmpty { return reports }
-            let cause = code == 0 || wouldBlock ? "gpsd closed the connection" : String(cString: strerror(code))
+            let cause = wouldBlock ? "gpsd closed the connection" : code.map(\.words) ?? "gpsd closed the connection"
             throw GpsdError(.lost, "gpsd: lost the watch at \(address): \(cause)")
         }
     }

@@ -1,5 +1,5 @@
 public import BodyCore
-import Glibc
+import BodySystem
 
 /// The simulated board (`board.file = sim`): every role present, outputs
 /// kept as levels a page or a test can read, and presses delivered through
@@ -19,15 +19,12 @@ public final class SimBoard: Board {
     private var writeFD: Int32 = -1
 
     public init() throws(BoardError) {
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) < 0 {
-            throw BoardError(.other, "sim board: cannot create the press pipe: \(String(cString: strerror(errno)))")
-        }
-        readFD = fds[0]
-        writeFD = fds[1]
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        do throws(Errno) {
+            let ends = try FileDescriptor.pipe()
+            readFD = ends.read.rawValue
+            writeFD = ends.write.rawValue
+        } catch {
+            throw BoardError(.other, "sim board: cannot create the press pipe: \(error.words)")
         }
     }
 
@@ -64,8 +61,10 @@ public final class SimBoard: Board {
 
     public func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
         guard fd == readFD, fd >= 0 else { return [] }
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(fd, &sink, sink.count) > 0 {}
+        // The queue, not the bytes, holds the edges.
+        do throws(Errno) { try FileDescriptor(rawValue: fd).discardAvailable() } catch {
+            throw BoardError(.other, "sim board: cannot read the press pipe: \(error.words)")
+        }
         let edges = queued
         queued.removeAll()
         return edges
@@ -75,8 +74,8 @@ public final class SimBoard: Board {
 
     public func release() {
         for role in outputs { levels[role] = false }
-        if readFD >= 0 { close(readFD) }
-        if writeFD >= 0 { close(writeFD) }
+        if readFD >= 0 { try? FileDescriptor(rawValue: readFD).close() }
+        if writeFD >= 0 { try? FileDescriptor(rawValue: writeFD).close() }
         readFD = -1
         writeFD = -1
         queued.removeAll()
@@ -87,7 +86,8 @@ public final class SimBoard: Board {
         queued.append(edge)
         if edge.pressed { down.insert(edge.button) } else { down.remove(edge.button) }
         var byte: UInt8 = 1
-        // A full pipe already says "readable"; the edge is queued either way.
-        _ = write(writeFD, &byte, 1)
+        // A full pipe (EAGAIN) already says "readable"; the edge is queued either way,
+        // and nothing else can fail on a pipe whose read end this board holds open.
+        _ = withUnsafeBytes(of: &byte) { try? FileDescriptor(rawValue: writeFD).write($0) }
     }
 }

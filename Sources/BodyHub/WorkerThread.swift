@@ -1,4 +1,5 @@
 import Glibc
+import BodySystem
 
 /// A detached POSIX thread: libcurl blocks, so its calls (the hello, the demo
 /// hub's polls) get threads of their own.
@@ -19,7 +20,7 @@ public enum WorkerThread {
         }, box)
         if rc != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
-            return String(cString: strerror(rc))
+            return Errno(rc).words
         }
         pthread_detach(thread)
         return nil

@@ -36,7 +36,10 @@ int sb_gpio_chip_watch_read(int fd) {
     for (;;) {
         ssize_t n = read(fd, buf, sizeof buf);
         if (n < 0) {
-            if (errno == EINTR) continue;
+            // No EINTR loop here: -1 with EINTR goes back to Swift, whose
+            // valueOrErrno drains again (the body's one rule). A removal seen
+            // before the signal is answered now; what is left stays queued.
+            if (errno == EINTR) return removed ? removed : -1;
             if (errno == EAGAIN || errno == EWOULDBLOCK) return removed;
             return -1;
         }

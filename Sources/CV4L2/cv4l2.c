@@ -7,19 +7,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+// No EINTR loop here: -EINTR goes back to Swift, where BodySystem's
+// retryOnInterrupt(negativeErrno:) makes the call again (the body's one rule).
 int cv4l2_xioctl(int fd, unsigned long request, void *arg) {
-    int rc;
-    do {
-        rc = ioctl(fd, request, arg);
-    } while (rc < 0 && errno == EINTR);
+    int rc = ioctl(fd, request, arg);
     return rc < 0 ? -errno : 0;
 }
 
 int cv4l2_open(const char *path) {
-    int fd;
-    do {
-        fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-    } while (fd < 0 && errno == EINTR);
+    int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
     return fd < 0 ? -errno : fd;
 }
 

@@ -3,6 +3,7 @@ import BodyAgent
 import BodyConfig
 import BodyCore
 import DemoHub
+import BodySystem
 
 /// `studio-body demo`: the body on the simulated board beside a small hub that
 /// behaves like Oriel, so a newcomer can press the sim buttons and watch the
@@ -11,15 +12,20 @@ enum Demo {
     static func run(port: UInt16, version: String) -> Int32 {
         var template = Array("/tmp/studio-body-demo-XXXXXX".utf8CString)
         guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
-            fail("demo: cannot make a folder in /tmp: \(String(cString: strerror(errno)))")
+            fail("demo: cannot make a folder in /tmp: \(Errno.current.words)")
         }
         let token = (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
         let tokenFile = dir + "/token"
         let fd = open(tokenFile, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { fail("demo: cannot write \(tokenFile): \(String(cString: strerror(errno)))") }
-        var bytes = Array((token + "\n").utf8)
-        _ = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
+        guard fd >= 0 else { fail("demo: cannot write \(tokenFile): \(Errno.current.words)") }
+        let file = FileDescriptor(rawValue: fd)
+        let bytes = Array((token + "\n").utf8)
+        do throws(Errno) {
+            try file.writeAll(bytes)
+            try file.close()
+        } catch {
+            fail("demo: cannot write \(tokenFile): \(error.words)")
+        }
         let text = """
         [body]
         name = studio
@@ -51,7 +57,7 @@ enum Demo {
             """)
             let hub = DemoHub(bodyURL: url, token: token, log: { words in say(words) })
             hub.start()
-            agent.run()
+            try agent.run()
             hub.stop()
             return 0
         } catch {

@@ -1,11 +1,13 @@
 import Glibc
+import BodySystem
 import BodyConfig
+import BodyCore
 
 /// Reading the few files the body needs, with the file named in every error.
 enum Files {
     static func read(_ path: String) throws(ConfigError) -> String {
         guard let f = fopen(path, "r") else {
-            throw ConfigError(file: path, line: nil, "cannot read: \(String(cString: strerror(errno)))")
+            throw ConfigError(file: path, line: nil, "cannot read: \(Errno.current.words)")
         }
         defer { fclose(f) }
         var bytes: [UInt8] = []
@@ -23,7 +25,7 @@ enum Files {
     static func token(_ path: String) throws(ConfigError) -> String {
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw ConfigError(file: path, line: nil, "cannot read the token file: \(String(cString: strerror(errno)))")
+            throw ConfigError(file: path, line: nil, "cannot read the token file: \(Errno.current.words)")
         }
         let mode = st.st_mode & 0o777
         if mode & 0o077 != 0 {
@@ -31,19 +33,10 @@ enum Files {
                               "the token file is readable by others (mode \(String(mode, radix: 8))); run chmod 600 \(path)")
         }
         let token = try read(path).split(whereSeparator: { $0 == "\n" || $0 == "\r" }).first.map(String.init) ?? ""
-        let trimmed = token.trimmingSpaces
+        let trimmed = token.trimmed
         guard trimmed.count >= 16 else {
             throw ConfigError(file: path, line: nil, "the token is missing or shorter than 16 characters")
         }
         return trimmed
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.first == " " || s.first == "\t" { s.removeFirst() }
-        while s.last == " " || s.last == "\t" { s.removeLast() }
-        return String(s)
     }
 }

@@ -56,12 +56,20 @@ case "demo":
     exit(Demo.run(port: port, version: version))
 case "--config":
     guard let path = option("--config", in: args) else { fail(usage, code: 2) }
+    let agent: Agent
     do {
-        let agent = try Agent(load(path))
+        agent = try Agent(load(path))
         try agent.start()
-        agent.run()
     } catch {
         fail(error.description)
+    }
+    do {
+        try agent.run()
+    } catch {
+        // A loop that cannot go on ends the process with a failure, so
+        // systemd's Restart=on-failure starts the body again.
+        Log()("\(error.description); exiting", .error)
+        exit(1)
     }
 case "-h", "--help", "help":
     say(usage)

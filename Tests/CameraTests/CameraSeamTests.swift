@@ -105,7 +105,7 @@ struct CameraSeamTests {
         #expect(device.state.withLock { $0.queued.count } == 4)
     }
 
-    @Test("a device gone mid-stream is unplugged", arguments: [ENODEV, ENXIO, EIO])
+    @Test("a device gone mid-stream is unplugged", arguments: [ENODEV, ENXIO, ESHUTDOWN, EIO])
     func unplugged(code: Int32) throws {
         let device = FakeDevice()
         let camera = try open(device)

@@ -1,16 +1,13 @@
 import Testing
 import BodyHardware
 import Glibc
+import BodySystem
 
 /// CPU per frame of the YUYV encode at 640x480, run by hand:
 /// `STUDIO_BODY_BENCH=1 swift test -c release --filter EncodeBenchmark` (figures in docs/eyes.md).
 @Suite("encode benchmark", .enabled(if: getenv("STUDIO_BODY_BENCH") != nil, "set STUDIO_BODY_BENCH=1"))
 struct EncodeBenchmark {
-    static func cpu() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func cpu() -> Double { SystemClock.processCPU() }
 
     @Test("YUYV 640x480 to JPEG at quality 80: CPU milliseconds per frame")
     func perFrame() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import BodySystem
 import Testing
 import BodyHardware
 
@@ -75,9 +76,5 @@ enum CameraHIL {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func now() -> Double { SystemClock.monotonic() }
 }

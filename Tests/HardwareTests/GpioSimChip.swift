@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import BodySystem
 
 /// Tests run inside the HIL VM only (Tests/hil/gpio-tests sets this).
 let insideHIL = ProcessInfo.processInfo.environment["STUDIO_BODY_HIL"] == "1"
@@ -117,11 +118,7 @@ final class GpioSimChip {
 }
 
 /// Seconds on CLOCK_MONOTONIC, the kernel timestamps' scale.
-func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func monotonicNow() -> Double { SystemClock.monotonic() }
 
 /// poll(2) events on `fd` within `ms` (0 when none came).
 func waitReadable(_ fd: Int32, ms: Int32 = 2000) -> Int16 {

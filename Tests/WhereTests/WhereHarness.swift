@@ -23,7 +23,9 @@ final class WhereHarness: @unchecked Sendable {
         let lines = LogBox()
         service = WhereService(loop: loop, allowed: allowed, host: "127.0.0.1", port: port) { lines.append($0) }
         logBox = lines
-        thread = Thread { loop.run() }
+        thread = Thread {
+            do throws(LoopError) { try loop.run() } catch { lines.append(error.description) }
+        }
         thread.start()
     }
 

@@ -74,7 +74,7 @@ void sb_gpio_release(sb_gpio_request *req);
 /// epoll loop hears of it at once.
 int sb_gpio_chip_watch(const char *dir);
 /// Drains the watch: 1 if a gpiochip node went away (or events were lost),
-/// 0 if not, -1 on error.
+/// 0 if not, -1 on error (EINTR included: the caller retries).
 int sb_gpio_chip_watch_read(int fd);
 
 #endif

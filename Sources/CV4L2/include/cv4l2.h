@@ -1,6 +1,6 @@
 // The V4L2 capture ioctls the camera adapter needs, as plain functions.
-// Every function returns 0 or a negative errno; EINTR is retried in one place
-// (cv4l2_xioctl), like ustreamer's us_xioctl.
+// Every function returns 0 or a negative errno, -EINTR included: the retry
+// is decided once, in Swift (BodySystem's retryOnInterrupt, used by CameraCalls.live).
 #ifndef CV4L2_H
 #define CV4L2_H
 
@@ -29,7 +29,7 @@ typedef struct {
     uint32_t flags;
 } cv4l2_frame;
 
-/// ioctl with the EINTR retry; 0 or -errno.
+/// ioctl; 0 or -errno (-EINTR too: the caller retries).
 int cv4l2_xioctl(int fd, unsigned long request, void *arg);
 
 /// Opens the device read-write, non-blocking, close-on-exec; the fd or -errno.

@@ -1,0 +1,142 @@
+// The one file of BodySystem that calls Glibc and CSystem: each function is
+// the C call with its C arguments, nothing more. The Swift types, the errno
+// and the EINTR rule live in the files above (Results.swift, Errno.swift).
+import Glibc
+internal import CSystem
+
+// Modelled on apple/swift-system's Internals/Syscalls.swift: one `system_`
+// function per C function, so a reader finds every call into C here.
+
+internal var system_errno: Int32 {
+    get { Glibc.errno }
+    set { Glibc.errno = newValue }
+}
+
+internal func system_strerror(_ code: Int32) -> String {
+    guard let words = strerror(code) else { return "errno \(code)" }
+    return String(cString: words)
+}
+
+internal func system_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    Glibc.read(fd, buffer, count)
+}
+
+internal func system_write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    Glibc.write(fd, buffer, count)
+}
+
+internal func system_close(_ fd: Int32) -> Int32 {
+    Glibc.close(fd)
+}
+
+internal func system_dup2(_ fd: Int32, _ target: Int32) -> Int32 {
+    Glibc.dup2(fd, target)
+}
+
+internal func system_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 {
+    Glibc.pipe(fds)
+}
+
+/// Sets FD_CLOEXEC and O_NONBLOCK: -1 with errno when either fails.
+internal func system_set_cloexec_nonblock(_ fd: Int32) -> Int32 {
+    if Glibc.fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 { return -1 }
+    let flags = Glibc.fcntl(fd, F_GETFL)
+    if flags < 0 { return -1 }
+    return Glibc.fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+}
+
+internal func system_clock_gettime(_ clock: clockid_t, _ ts: UnsafeMutablePointer<timespec>) -> Int32 {
+    Glibc.clock_gettime(clock, ts)
+}
+
+internal func system_nanosleep(_ want: UnsafePointer<timespec>, _ left: UnsafeMutablePointer<timespec>?) -> Int32 {
+    Glibc.nanosleep(want, left)
+}
+
+/// poll(2) on one descriptor for POLLIN: what poll returned.
+internal func system_poll_readable(_ fd: Int32, _ milliseconds: Int32) -> Int32 {
+    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return Glibc.poll(&pfd, 1, milliseconds)
+}
+
+// epoll
+
+internal let system_EPOLLIN = EPOLLIN.rawValue
+internal let system_EPOLLOUT = EPOLLOUT.rawValue
+internal let system_EPOLLERR = EPOLLERR.rawValue
+internal let system_EPOLLHUP = EPOLLHUP.rawValue
+
+internal func system_epoll_create1() -> Int32 {
+    epoll_create1(Int32(EPOLL_CLOEXEC))
+}
+
+internal enum system_EpollOperation {
+    case add, modify, remove
+    var raw: Int32 {
+        switch self {
+        case .add: EPOLL_CTL_ADD
+        case .modify: EPOLL_CTL_MOD
+        case .remove: EPOLL_CTL_DEL
+        }
+    }
+}
+
+internal func system_epoll_ctl(_ epfd: Int32, _ op: system_EpollOperation, _ fd: Int32, _ events: UInt32, _ data: UInt64) -> Int32 {
+    var ev = epoll_event()
+    ev.events = events
+    ev.data.u64 = data
+    if op == .remove { return epoll_ctl(epfd, op.raw, fd, nil) }
+    return epoll_ctl(epfd, op.raw, fd, &ev)
+}
+
+/// Fills `out` with (events, data) pairs; returns what `epoll_wait` returned.
+internal func system_epoll_wait(_ epfd: Int32, _ max: Int, _ timeout: Int32, _ out: inout [(events: UInt32, data: UInt64)]) -> Int32 {
+    var buffer = [epoll_event](repeating: epoll_event(), count: max)
+    let n = epoll_wait(epfd, &buffer, Int32(max), timeout)
+    if n > 0 {
+        for i in 0..<Int(n) { out.append((buffer[i].events, buffer[i].data.u64)) }
+    }
+    return n
+}
+
+// eventfd, timerfd, signalfd
+
+internal func system_eventfd(nonBlocking: Bool) -> Int32 {
+    eventfd(0, Int32(EFD_CLOEXEC) | (nonBlocking ? Int32(EFD_NONBLOCK) : 0))
+}
+
+internal func system_timerfd_create_monotonic() -> Int32 {
+    timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+}
+
+/// Arms `fd` for the absolute monotonic time `seconds` + `nanoseconds`; zero disarms.
+internal func system_timerfd_settime_absolute(_ fd: Int32, _ seconds: Int, _ nanoseconds: Int) -> Int32 {
+    var spec = itimerspec()
+    spec.it_value.tv_sec = seconds
+    spec.it_value.tv_nsec = nanoseconds
+    return timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+}
+
+/// Blocks `signals` for the process and opens a non-blocking signalfd for them.
+internal func system_signalfd_blocking(_ signals: [Int32]) -> Int32 {
+    var set = sigset_t()
+    sigemptyset(&set)
+    for s in signals { sigaddset(&set, s) }
+    if sigprocmask(SIG_BLOCK, &set, nil) < 0 { return -1 }
+    return signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+}
+
+internal let system_signalfd_siginfo_size = MemoryLayout<signalfd_siginfo>.size
+
+/// Reads one signalfd_siginfo; the signal number goes to `signal`.
+internal func system_signalfd_read(_ fd: Int32, _ signal: inout Int32) -> Int {
+    var info = signalfd_siginfo()
+    let n = Glibc.read(fd, &info, MemoryLayout<signalfd_siginfo>.size)
+    if n == MemoryLayout<signalfd_siginfo>.size { signal = Int32(bitPattern: info.ssi_signo) }
+    return n
+}
+
+/// `signal` fails only for a signal number that does not exist, which SIGPIPE is not.
+internal func system_ignore_sigpipe() {
+    _ = Glibc.signal(SIGPIPE, SIG_IGN)
+}

@@ -1,0 +1,57 @@
+// C results into Swift results: -1 (or NULL) with errno becomes a typed
+// `Errno`, and EINTR is decided here, once, for every call the body makes.
+// Modelled on apple/swift-system's `valueOrErrno` and `nothingOrErrno`.
+
+/// The EINTR rule, the only one in the body: a call a signal interrupts is
+/// made again, because every descriptor the body waits on is non-blocking or
+/// the call is one that restarts cleanly. The one exception is `close`
+/// (`FileDescriptor.close`): Linux frees the descriptor even when close says
+/// EINTR, so closing again could close a descriptor another thread just got.
+@inlinable
+public func valueOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) -> Result<I, Errno> {
+    while true {
+        let value = call()
+        if value != -1 { return .success(value) }
+        let error = Errno.current
+        if retryOnInterrupt && error == .interrupted { continue }
+        return .failure(error)
+    }
+}
+
+/// `valueOrErrno` for calls whose only news is success.
+@inlinable
+public func nothingOrErrno<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) -> Result<Void, Errno> {
+    valueOrErrno(retryOnInterrupt: retryOnInterrupt, call).map { _ in () }
+}
+
+/// `valueOrErrno` for calls that return NULL with errno set.
+@inlinable
+public func pointerOrErrno<P>(retryOnInterrupt: Bool = true, _ call: () -> P?) -> Result<P, Errno> {
+    while true {
+        if let value = call() { return .success(value) }
+        let error = Errno.current
+        if retryOnInterrupt && error == .interrupted { continue }
+        return .failure(error)
+    }
+}
+
+/// A read on a non-blocking descriptor: nothing there yet (EAGAIN) is nil, not an error.
+@inlinable
+public func valueOrNilIfWouldBlock<T>(_ result: Result<T, Errno>) -> Result<T?, Errno> {
+    switch result {
+    case .success(let value): .success(value)
+    case .failure(let error) where error == .wouldBlock: .success(nil)
+    case .failure(let error): .failure(error)
+    }
+}
+
+/// The same EINTR rule for C shims that return 0 (or a value) or a negative
+/// errno instead of setting errno (CV4L2): a call that says -EINTR is made again.
+@inlinable
+public func retryOnInterrupt<I: FixedWidthInteger & SignedInteger>(negativeErrno call: () -> I) -> I {
+    while true {
+        let rc = call()
+        if rc == -I(Errno.interrupted.rawValue) { continue }
+        return rc
+    }
+}

@@ -1,0 +1,148 @@
+import Testing
+import Glibc
+@testable import BodySystem
+
+@Suite("One errno, one EINTR rule")
+struct ErrnoTests {
+    @Test("an errno says its words and its kind, from the one table", arguments: [
+        (ENODEV, Errno.Kind.gone), (ENXIO, .gone), (ESHUTDOWN, .gone), (EIO, .inputOutput),
+        (ENOENT, .absent), (EBUSY, .busy), (EACCES, .permission), (EPERM, .permission),
+        (EAGAIN, .wouldBlock), (EINTR, .interrupted), (EINVAL, .other),
+    ])
+    func kinds(code: Int32, kind: Errno.Kind) {
+        #expect(Errno(code).kind == kind)
+        #expect(Errno(code).words == String(cString: strerror(code)))
+    }
+
+    @Test("ENODEV in words")
+    func words() {
+        #expect(Errno.noSuchDevice.description == "No such device")
+    }
+
+    @Test("a call a signal interrupts is made again; its other failures come back typed")
+    func interruptedIsRetried() throws {
+        var calls = 0
+        let result = valueOrErrno { () -> Int32 in
+            calls += 1
+            if calls < 3 { Errno.current = .interrupted; return -1 }
+            return 7
+        }
+        #expect(calls == 3)
+        #expect(try result.get() == 7)
+
+        calls = 0
+        let failed = valueOrErrno { () -> Int32 in
+            calls += 1
+            Errno.current = .noSuchDevice
+            return -1
+        }
+        #expect(calls == 1)
+        #expect(throws: Errno.noSuchDevice) { try failed.get() }
+    }
+
+    @Test("close is not retried after EINTR")
+    func closeIsNotRetried() {
+        var calls = 0
+        let result = nothingOrErrno(retryOnInterrupt: false) { () -> Int32 in
+            calls += 1
+            Errno.current = .interrupted
+            return -1
+        }
+        #expect(calls == 1)
+        #expect(throws: Errno.interrupted) { try result.get() }
+    }
+
+    @Test("a shim that returns -EINTR is called again; other negative errnos come back as they are")
+    func negativeErrno() {
+        var calls = 0
+        #expect(retryOnInterrupt { () -> Int32 in calls += 1; return calls < 2 ? -EINTR : -ENODEV } == -ENODEV)
+        #expect(calls == 2)
+    }
+
+    @Test("a NULL with errno becomes that errno")
+    func pointer() {
+        let result: Result<Int, Errno> = pointerOrErrno { Errno.current = .noMemory; return nil }
+        #expect(throws: Errno.noMemory) { try result.get() }
+    }
+}
+
+@Suite("eventfd, timerfd and epoll: every result checked")
+struct DescriptorTests {
+    @Test("an empty eventfd reads as 0 (EAGAIN is not an error); a signalled one as its count")
+    func eventCounter() throws {
+        let counter = try EventCounter()
+        #expect(try counter.drain() == 0)
+        try counter.signal()
+        try counter.signal(2)
+        #expect(try counter.drain() == 3)
+        #expect(try counter.drain() == 0)
+    }
+
+    @Test("a closed eventfd says EBADF instead of reading nothing; close is safe twice")
+    func closedCounter() throws {
+        let counter = try EventCounter()
+        counter.close()
+        counter.close()
+        #expect(throws: Errno.badFileDescriptor) { try counter.drain() }
+        #expect(throws: Errno.badFileDescriptor) { try counter.signal() }
+    }
+
+    @Test("a read failure other than EAGAIN is said: an eventfd number that became a pipe's write end")
+    func readFailure() throws {
+        let counter = try EventCounter()
+        let pipe = try FileDescriptor.pipe()
+        defer { try? pipe.read.close() }
+        // The counter's number now refers to the pipe's write end, which cannot be read.
+        try pipe.write.duplicate(as: counter.descriptor!)
+        try pipe.write.close()
+        #expect(throws: Errno.badFileDescriptor) { try counter.drain() }
+    }
+
+    @Test("a pipe drains until empty, and EAGAIN ends the drain instead of failing it")
+    func discard() throws {
+        let pipe = try FileDescriptor.pipe()
+        defer { try? pipe.read.close(); try? pipe.write.close() }
+        let bytes = [UInt8](repeating: 7, count: 1000)
+        #expect(try bytes.withUnsafeBytes { try pipe.write.write($0) } == 1000)
+        try pipe.read.discardAvailable()
+        var one: UInt8 = 0
+        #expect(throws: Errno.wouldBlock) { try withUnsafeMutableBytes(of: &one) { try pipe.read.read(into: $0) } }
+    }
+
+    @Test("a timer armed in the past fires at once; an unfired one reads 0")
+    func timer() throws {
+        let timer = try MonotonicTimer()
+        #expect(try timer.drain() == 0)
+        let epoll = try Epoll()
+        try epoll.add(timer.descriptor!, registration: 42)
+        try timer.arm(at: SystemClock.monotonic() - 1)
+        let ready = try epoll.wait(timeout: 1000)
+        #expect(ready.map(\.registration) == [42])
+        #expect(ready.first?.events.contains(.readable) == true)
+        #expect(try timer.drain() == 1)
+        try timer.arm(at: nil)
+        #expect(try epoll.wait(timeout: 0).isEmpty)
+    }
+
+    @Test("epoll reports the registration it was given, not the descriptor")
+    func registration() throws {
+        let epoll = try Epoll()
+        let counter = try EventCounter()
+        try epoll.add(counter.descriptor!, registration: 1 << 40)
+        try counter.signal()
+        #expect(try epoll.wait(timeout: 1000).map(\.registration) == [1 << 40])
+        try epoll.modify(counter.descriptor!, registration: 9)
+        #expect(try epoll.wait(timeout: 1000).map(\.registration) == [9])
+        try epoll.remove(counter.descriptor!)
+        #expect(try epoll.wait(timeout: 0).isEmpty)
+        #expect(throws: Errno.noSuchFileOrDirectory) { try epoll.remove(counter.descriptor!) }
+    }
+
+    @Test("the monotonic clock moves forward and sleeps are at least as long as asked")
+    func clock() {
+        let start = SystemClock.monotonic()
+        SystemClock.sleep(0.01)
+        #expect(SystemClock.monotonic() - start >= 0.01)
+        #expect(SystemClock.wall() > 1_700_000_000)
+    }
+}

@@ -1,0 +1,119 @@
+import Testing
+import Foundation
+@testable import BodyAgent
+import BodySystem
+
+@Suite("The event loop: watches by registration, failures said")
+struct EventLoopTests {
+    /// Two eventfds, both readable before the loop runs, so one epoll_wait
+    /// reports both. Whichever action runs first replaces the other's
+    /// descriptor with a fresh one under the same number (dup2: close and
+    /// reuse in one step, so no other thread can take the number), and
+    /// watches that number again. The event already reported for the old
+    /// registration must reach neither the old action nor the new one.
+    @Test("an event for a descriptor closed and reused in the same turn is dropped", arguments: [true, false])
+    func staleEventDropped(unwatchFirst: Bool) throws {
+        let loop = try EventLoop()
+        let a = try EventCounter(), b = try EventCounter()
+        let numbers = [a.descriptor!.rawValue, b.descriptor!.rawValue]
+        var trace: [String] = []
+        var ids: [EventLoop.WatchID] = []
+        var fresh: EventCounter? = nil
+
+        for (index, counter) in [a, b].enumerated() {
+            ids.append(try loop.watch(fd: numbers[index]) { () throws(LoopError) in
+                trace.append("old \(index)")
+                _ = try? counter.drain()
+                guard fresh == nil else { return }
+                // Replace the other one: same number, a new descriptor.
+                let other = 1 - index
+                let replacement = try! EventCounter()
+                if unwatchFirst { loop.unwatch(ids[other]) }
+                try! replacement.descriptor!.duplicate(as: FileDescriptor(rawValue: numbers[other]))
+                replacement.close()
+                fresh = [a, b][other]
+                try loop.watch(fd: numbers[other]) {
+                    trace.append("new \(other)")
+                    _ = try? fresh?.drain()
+                    loop.stop()
+                }
+                // Only a later turn makes the new descriptor readable.
+                loop.schedule(at: EventLoop.monotonic()) {
+                    trace.append("timer")
+                    try? fresh?.signal()
+                }
+            })
+        }
+        try a.signal()
+        try b.signal()
+        try loop.run()
+
+        let first = trace.first ?? ""
+        let other = first == "old 0" ? 1 : 0
+        #expect(trace == [first, "timer", "new \(other)"])
+    }
+
+    @Test("watching the same descriptor again replaces its action")
+    func rewatch() throws {
+        let loop = try EventLoop()
+        let counter = try EventCounter()
+        let fd = counter.descriptor!.rawValue
+        var heard: [String] = []
+        let first = try loop.watch(fd: fd) { heard.append("first") }
+        try loop.watch(fd: fd) { heard.append("second"); _ = try? counter.drain(); loop.stop() }
+        // The replaced id is no longer the descriptor's: unwatching it leaves the new watch alone.
+        loop.unwatch(first)
+        try counter.signal()
+        try loop.run()
+        #expect(heard == ["second"])
+    }
+
+    @Test("a broken epoll descriptor ends run() with the cause instead of returning quietly")
+    func brokenEpoll() throws {
+        let loop = try EventLoop()
+        // The loop's epoll number now refers to a pipe: epoll_wait says EINVAL.
+        let pipe = try FileDescriptor.pipe()
+        try pipe.read.duplicate(as: FileDescriptor(rawValue: loop.epollDescriptorForTesting))
+        try pipe.read.close()
+        try pipe.write.close()
+        let error = try #require(throws: LoopError.self) { try loop.run() }
+        #expect(error.errno == .invalidArgument)
+        #expect(error.description == "loop: cannot wait for events (epoll_wait): Invalid argument")
+    }
+
+    @Test("a post whose wake-up write fails is said by run(), not lost")
+    func postFails() throws {
+        let loop = try EventLoop()
+        // The eventfd's number now refers to a pipe's read end: the wake-up write says EBADF.
+        let pipe = try FileDescriptor.pipe()
+        try pipe.read.duplicate(as: FileDescriptor(rawValue: loop.wakeDescriptorForTesting))
+        try pipe.read.close()
+        try pipe.write.close()
+        loop.post { }
+        let error = try #require(throws: LoopError.self) { try loop.run() }
+        #expect(error.description == "loop: cannot wake up (eventfd write): Bad file descriptor")
+    }
+
+    @Test("an action's LoopError ends run() with it")
+    func actionFails() throws {
+        let loop = try EventLoop()
+        loop.schedule(at: 0) { () throws(LoopError) in throw LoopError("read the signalfd", .badFileDescriptor) }
+        let error = try #require(throws: LoopError.self) { try loop.run() }
+        #expect(error.description == "loop: cannot read the signalfd: Bad file descriptor")
+    }
+
+    @Test("work posted from another thread runs on the loop, and timers run in due order")
+    func postAndTimers() throws {
+        let loop = try EventLoop()
+        var trace: [String] = []
+        let now = EventLoop.monotonic()
+        loop.schedule(at: now + 0.02) { trace.append("later"); loop.stop() }
+        loop.schedule(at: now) { trace.append("now") }
+        let cancelled = loop.schedule(at: now + 0.01) { trace.append("cancelled") }
+        loop.cancel(cancelled)
+        let thread = Thread { loop.post { } }
+        thread.start()
+        try loop.run()
+        #expect(trace == ["now", "later"])
+    }
+}
