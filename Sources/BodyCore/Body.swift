@@ -24,31 +24,26 @@ public struct PushError: Error, Equatable, CustomStringConvertible {
     public let description: String
 }
 
-/// Something the clock brought about, for the log and the agent.
-public enum TickEvent: Equatable, Sendable {
-    /// Oriel went silent: the state is unread and the body says hello again.
-    case silenceBegan(String)
-    /// A request's wait ran out: its words, and whether its item was still in the outbox.
-    case ranOut(words: String, withdrawn: Bool)
-}
-
-/// The whole body's state as one value: what Oriel last said, each control,
-/// the eyes gate, the outbox and Oriel's silence. Every method takes the
-/// caller's clock; the agent owns the one instance and does all the I/O.
+/// The whole body's state as one value: what Oriel last said, each button's
+/// contact and rule, the eyes gate, the outbox and Oriel's silence. Every
+/// entry point takes the caller's clock and returns the actions it brought
+/// about (`BodyAction`); the agent owns the one instance and does all the I/O.
+/// The path from a raw kernel edge to an outbox item is this value alone:
+/// edges in, actions out.
 public struct Body: Equatable, Sendable {
     public let settings: BodySettings
     public private(set) var state: OnAirState = .atStart
     /// When the current unread state began (its pattern starts then).
     public private(set) var unreadSince: Double
     public private(set) var eyes: HouseEyes = .unsaid
-    public private(set) var group = TwoPressGroup<ButtonRole>()
+    public internal(set) var group = TwoPressGroup<ButtonRole>()
     /// Each button's rule (DESIGN 3).
-    private(set) var controls: Controls
-    public private(set) var gate = EyesGate()
-    public private(set) var outbox: Outbox
+    var controls: Controls
+    /// Each wired button's contact: debounce and held (issue 4).
+    public internal(set) var contacts: [ButtonRole: Contact] = [:]
+    public internal(set) var gate = EyesGate()
+    public internal(set) var outbox: Outbox
     public private(set) var contact: OrielContact
-    /// Events a press or a push brought about, kept for the next `tick` to report.
-    private var unreported: [TickEvent] = []
 
     public init(settings: BodySettings, at now: Moment) {
         self.settings = settings
@@ -66,14 +61,22 @@ public struct Body: Equatable, Sendable {
     public var kill: EyesKill { controls.the(EyesKill.self) ?? EyesKill() }
     public var camera: CameraButton { controls.the(CameraButton.self) ?? CameraButton(camera: settings.camera) }
 
+    // MARK: Start
+
+    /// What the body does as it starts: says hello, and puts the camera where the gate says.
+    public func started() -> [BodyAction] {
+        [.sayHello(because: "start"), .preview(run: gate.verdict.runs, why: gate.verdict.words)]
+    }
+
     // MARK: Oriel's push
 
     /// `POST /face`: either object may be absent, and then that part keeps what it had.
-    public mutating func push(_ body: JSON, at now: Moment) throws(PushError) {
+    public mutating func push(_ body: JSON, at now: Moment) throws(PushError) -> [BodyAction] {
         guard body.object != nil else {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
-        unreported += advance(at: now)
+        let before = gate.verdict
+        var actions = advance(at: now)
         contact.pushed(at: now)
         let answers = [Answered.from(body["onair"]?["answered"]), Answered.from(body["eyes"]?["answered"])]
             .compactMap { $0 }
@@ -85,6 +88,8 @@ public struct Body: Equatable, Sendable {
             tell(.eyes, at: now)
             gate.adopt(eyes, at: now)
         }
+        actions += gateMoved(from: before)
+        return actions
     }
 
     /// A new On Air state: a state that moves under an armed control disarms
@@ -105,28 +110,10 @@ public struct Body: Equatable, Sendable {
         for i in controls.all.indices { controls.all[i].hear(news, in: world, at: now) }
     }
 
-    // MARK: Presses
-
-    /// A confirmed contact press (after debounce). `id` is a fresh id from the caller.
-    public mutating func press(_ button: ButtonRole, at now: Moment, id: String) -> PressOutcome {
-        unreported += advance(at: now)
-        guard let i = controls.index(of: button) else { return .refused("this body has no \(button.rawValue) button") }
-        let world = self.world
-        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id, by: settings.name)
-        guard case .asked(let request) = outcome else { return outcome }
-        do {
-            _ = try outbox.enqueue(request)
-            controls.all[i].queued(request, in: world, at: now, gate: &gate)
-            return outcome
-        } catch {
-            controls.all[i].fail(error.description, at: now)
-            return .refused(error.description)
-        }
-    }
-
     // MARK: Oriel's poll
 
     /// `GET /ears?after=N`: acknowledges up to N, returns what is after it.
+    /// A poll brings about nothing else: it only hears Oriel and hands out items.
     public mutating func poll(after: UInt64, at now: Moment) -> [OutboxItem] {
         contact.polled(at: now)
         return outbox.poll(after: after)
@@ -139,43 +126,61 @@ public struct Body: Equatable, Sendable {
 
     // MARK: The clock
 
-    /// Lets time pass: drops an arming that ran out, ends requests whose wait
-    /// ran out (withdrawing their items, rule 6), notices Oriel's silence and
-    /// `until` passing. Returns what it brought about, together with what a
-    /// press or a push brought about since the last tick, so nothing is lost.
-    @discardableResult
-    public mutating func tick(at now: Moment) -> [TickEvent] {
-        defer { unreported = [] }
-        return unreported + advance(at: now)
+    /// Lets time pass: ends a contact's bounce window or reports its hold,
+    /// drops an arming that ran out, ends requests whose wait ran out
+    /// (withdrawing their items, rule 6), notices Oriel's silence and `until`
+    /// passing. `ids` as for `edge` (a bounce window can end in a press).
+    public mutating func tick(at now: Moment, ids: () -> String) -> [BodyAction] {
+        let before = gate.verdict
+        var actions: [BodyAction] = []
+        for (button, var c) in contacts.sorted(by: { $0.key < $1.key }) {
+            let events = c.tick(at: now.mono)
+            contacts[button] = c
+            for event in events { said(event, of: button, at: now, ids: ids, &actions) }
+        }
+        actions += advance(at: now)
+        return actions + gateMoved(from: before)
     }
 
-    private mutating func advance(at now: Moment) -> [TickEvent] {
-        var events: [TickEvent] = []
+    mutating func advance(at now: Moment) -> [BodyAction] {
+        var actions: [BodyAction] = []
         group.expire(at: now.mono)
         for i in controls.all.indices {
             for out in controls.all[i].ranOut(at: now) {
                 let withdrawn = outbox.withdraw(id: out.id) != nil
-                if let words = out.said { events.append(.ranOut(words: words, withdrawn: withdrawn)) }
+                if let words = out.said {
+                    actions.append(.log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning))
+                }
             }
         }
         if contact.silenceBegins(at: now) {
             adopt(.unread(contact.words), at: now)
-            events.append(.silenceBegan(contact.words))
+            actions.append(.log("oriel: \(contact.words); On Air is unread until Oriel pushes again", .warning))
+            actions.append(.sayHello(because: "silence"))
         }
         gate.tick(eyes, at: now)
-        return events
+        return actions
     }
 
-    /// The camera went away: the gate closes until a fresh opening.
-    public mutating func cameraGone(_ words: String) {
+    /// The camera went away, or did not start: the gate closes until a fresh opening.
+    public mutating func cameraGone(_ words: String) -> [BodyAction] {
+        let before = gate.verdict
         gate.cameraGone(words)
+        return gateMoved(from: before)
+    }
+
+    /// The verdict moved during one entry point: the camera follows it.
+    func gateMoved(from before: EyesGate.Verdict) -> [BodyAction] {
+        gate.verdict == before ? [] : [.preview(run: gate.verdict.runs, why: gate.verdict.words)]
     }
 
     /// The next monotonic time anything here changes on its own.
     public func nextDue(at now: Moment) -> Double? {
         var due: [Double?] = [group.expiresAt, contact.due, indicators(at: now).nextChange(after: now.mono)]
         due += controls.all.map(\.nextDue)
+        due += contacts.values.map { $0.nextDeadline() }
         if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
         return due.compactMap { $0 }.min()
     }
 }
+
