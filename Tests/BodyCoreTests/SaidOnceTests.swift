@@ -2,7 +2,7 @@ import Testing
 @testable import BodyCore
 
 @Suite("What the clock brings about is said once, by the entry point that let the time pass")
-struct TickEventTests {
+struct SaidOnceTests {
     @Test("a silence that began inside a press is said by that press, and not again by the next tick")
     func silenceInsidePress() throws {
         var body = studio(at: 100)
