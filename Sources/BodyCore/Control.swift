@@ -58,9 +58,9 @@ extension AskingControl {
     mutating func fail(_ words: String, at now: Moment) { asking.fail(words, at: now) }
 
     mutating func ranOut(at now: Moment) -> [RanOut] {
-        let silence = asking.out?.silence
-        guard let id = asking.expire(at: now) else { return [] }
-        return [RanOut(id: id, said: silence ?? "a request ran out")]
+        let out = asking.out
+        guard asking.expire(at: now) != nil, let out else { return [] }
+        return [RanOut(id: out.id, said: out.silence)]
     }
 
     var nextDue: Double? { asking.nextDue }
