@@ -28,8 +28,16 @@ public struct AgentError: Error, CustomStringConvertible {
 
 /// The one owner of the body's state. Every event (an HTTP request, a button
 /// edge, a timer, a camera frame, a hello's outcome) arrives on the loop's
-/// thread, goes through `Body` (the rules), and the results go out to the
-/// lines, the camera and the outbox. Nothing else holds state.
+/// thread and goes into `Body`, which decides and returns what to do
+/// (`BodyAction`); the agent carries that out (`perform`) and drives the
+/// lines from `Body.indicators`. Every rule's state (what Oriel said, each
+/// contact, arming and request, the outbox, the eyes gate, Oriel's silence)
+/// is in `body` and nowhere else. What else is held here belongs to I/O,
+/// not to the rules: the board and the levels last driven on its lines
+/// (`driven`, so a line is written only when it changes), the waiting
+/// `/ears` replies (`polls`), the hello's retry schedule (`Hello`), the
+/// camera and its clients (`PreviewService`), the gpsd watch and its waiting
+/// `/where` replies (`WhereService`), and the loop's timers.
 public final class Agent: @unchecked Sendable {
     let loop: EventLoop
     let setup: AgentSetup
@@ -44,7 +52,6 @@ public final class Agent: @unchecked Sendable {
     var boardProblem: String?
     var boardRetry: EventLoop.TimerID?
     var edgeWatches: [EventLoop.WatchID] = []
-    var contacts: [ButtonRole: Contact] = [:]
     var driven: [OutputRole: Bool] = [:]
     var lostEdgesSaid = 0
     /// When the last simulated press sequence lets go (edge time).
@@ -100,7 +107,7 @@ public final class Agent: @unchecked Sendable {
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
         preview.onGone = { [unowned self] why in
-            self.body.cameraGone(why)
+            self.cameraGone(why)
             self.settle()
         }
         do {
@@ -114,10 +121,8 @@ public final class Agent: @unchecked Sendable {
             throw AgentError("\(error)")
         }
         log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
-        if let url = setup.config.orielURL {
-            hello = Hello(agent: self, oriel: url)
-            hello?.begin(because: "start")
-        }
+        if let url = setup.config.orielURL { hello = Hello(agent: self, oriel: url) }
+        perform(body.started())
         if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
         settle()
         notify.send("READY=1\nSTATUS=serving")
@@ -145,22 +150,38 @@ public final class Agent: @unchecked Sendable {
     func settle() {
         guard !stopping else { return }
         let now = Self.moment()
-        for event in body.tick(at: now) {
-            switch event {
-            case .silenceBegan(let words):
-                log("oriel: \(words); On Air is unread until Oriel pushes again", .warning)
-                hello?.begin(because: "silence")
-            case .ranOut(let words, let withdrawn):
-                log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning)
-            }
-        }
+        perform(body.tick(at: now, ids: { Ids.fresh() }))
         driveOutputs(at: now)
-        applyGate(at: now)
         scheduleTick(at: now)
     }
 
+    /// Carries out what the rules decided, in order. Decides nothing itself.
+    func perform(_ actions: [BodyAction]) {
+        for action in actions {
+            switch action {
+            case .wakePolls:
+                wakePolls()
+            case .sayHello(let because):
+                hello?.begin(because: because)
+            case .log(let words, let level):
+                log(words, level == .warning ? .warning : .info)
+            case .preview(let run, let why):
+                preview.run(run, why: why)
+                // A camera that cannot be opened counts as gone: the gate then
+                // waits for a fresh opening rather than retrying the device.
+                if run && !preview.running { cameraGone(preview.stoppedWhy) }
+            }
+        }
+    }
+
+    /// The one way a camera failure reaches the rules: it did not start, or
+    /// it stopped by itself (`PreviewService.onGone`).
+    func cameraGone(_ why: String) {
+        perform(body.cameraGone(why))
+    }
+
     func scheduleTick(at now: Moment) {
-        let due = ([body.nextDue(at: now)] + contacts.values.map { $0.nextDeadline() }).compactMap { $0 }.min()
+        let due = body.nextDue(at: now)
         guard due != tickDue else { return }
         loop.cancel(tickTimer)
         tickDue = due
@@ -168,7 +189,6 @@ public final class Agent: @unchecked Sendable {
             loop.schedule(at: at) { [unowned self] in
                 self.tickTimer = nil
                 self.tickDue = nil
-                self.contactTick()
                 self.settle()
             }
         }
@@ -190,17 +210,6 @@ public final class Agent: @unchecked Sendable {
         }
     }
 
-    /// The camera obeys the eyes gate (rule 7). A camera that cannot be opened,
-    /// or goes away, counts as gone: the gate then waits for a fresh opening
-    /// rather than the body retrying the device on every event.
-    func applyGate(at now: Moment) {
-        let verdict = body.gate.verdict
-        preview.run(verdict.runs, why: verdict.words)
-        if verdict.runs && !preview.running {
-            body.cameraGone(preview.stoppedWhy)
-        }
-    }
-
     // MARK: The status document
 
     func status(at now: Moment) -> StatusDocument {
@@ -208,7 +217,7 @@ public final class Agent: @unchecked Sendable {
         for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (driven[role] ?? false) }
         var held: [ButtonRole: (held: Bool, stuck: Bool)] = [:]
         for role in setup.board.buttons.keys {
-            let c = contacts[role]
+            let c = body.contacts[role]
             held[role] = (c?.isDown ?? false, c?.isHeld ?? false)
         }
         return body.status(at: now, StatusExtras(

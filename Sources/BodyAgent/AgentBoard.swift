@@ -2,8 +2,9 @@ import BodyCore
 import BodyConfig
 import BodyHardware
 
-/// The board side of the agent: lines by name, edges through the contact
-/// filter into the rules, and a chip that goes away as a state, not a crash.
+/// The board side of the agent: lines by name, raw edges into the rules
+/// (`Body.edge`: the contact filter is theirs), and a chip that goes away as a
+/// state, not a crash.
 extension Agent {
     static let boardRetryEvery: Double = 1
 
@@ -24,7 +25,7 @@ extension Agent {
         let now = EventLoop.monotonic()
         for role in board.buttons {
             let down = (try? board.isPressed(role)) ?? false
-            contacts[role] = Contact(debounce: setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce, down: down, at: now)
+            body.wire(role, debounce: setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce, down: down, at: now)
         }
         for fd in board.edgeDescriptors {
             do {
@@ -38,7 +39,9 @@ extension Agent {
     func edgesReadable(_ fd: Int32) {
         guard let board else { return }
         do {
-            for edge in try board.readEdges(from: fd) { handle(edge) }
+            for edge in try board.readEdges(from: fd) {
+                perform(body.edge(edge, at: Agent.moment(), ids: { Ids.fresh() }))
+            }
             if board.lostEdges != lostEdgesSaid {
                 log("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
                 lostEdgesSaid = board.lostEdges
@@ -47,38 +50,6 @@ extension Agent {
             boardLost(error)
         }
         settle()
-    }
-
-    func handle(_ edge: ButtonEdge) {
-        guard var contact = contacts[edge.button] else { return }
-        let events = contact.edge(pressed: edge.pressed, at: edge.at)
-        contacts[edge.button] = contact
-        for event in events { handle(event, of: edge.button) }
-    }
-
-    func contactTick() {
-        let now = EventLoop.monotonic()
-        for (role, var contact) in contacts {
-            let events = contact.tick(at: now)
-            contacts[role] = contact
-            for event in events { handle(event, of: role) }
-        }
-    }
-
-    func handle(_ event: Contact.Event, of button: ButtonRole) {
-        switch event {
-        case .press(let at):
-            // The kernel's timestamp decides; the wall clock is read now and set back to it.
-            let now = Agent.moment()
-            let moment = Moment(mono: at, wall: now.wall - max(0, now.mono - at))
-            let outcome = body.press(button, at: moment, id: Ids.fresh())
-            log("button \(button.rawValue): \(outcome.words)")
-            if case .asked = outcome { wakePolls() }
-        case .held:
-            log("button \(button.rawValue) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning)
-        case .release(_, let wasHeld):
-            if wasHeld { log("button \(button.rawValue) released after being held") }
-        }
     }
 
     /// The chip went away (or a line call failed): say so once, let go of

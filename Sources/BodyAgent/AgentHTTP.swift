@@ -65,12 +65,14 @@ extension Agent {
             reply.send(.error(400, "the push is not valid JSON: \(error.reason)"))
             return
         }
+        let actions: [BodyAction]
         do {
-            try body.push(pushed, at: Agent.moment())
+            actions = try body.push(pushed, at: Agent.moment())
         } catch {
             reply.send(.error(400, error.description))
             return
         }
+        perform(actions)
         settle()
         reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
     }

@@ -137,15 +137,3 @@ extension Asking {
         show(words, at: now)
     }
 }
-
-extension OnAirSwitch {
-    public mutating func fail(_ words: String, at now: Moment) { asking.fail(words, at: now) }
-}
-
-extension WrapUpButton {
-    public mutating func fail(_ words: String, at now: Moment) { asking.fail(words, at: now) }
-}
-
-extension EyesKill {
-    public mutating func fail(_ words: String, at now: Moment) { asking.fail(words, at: now) }
-}

@@ -74,3 +74,25 @@ public struct EyesKill: Equatable, Sendable {
         asking.out != nil ? "asking" : armed ? "armed" : "ready"
     }
 }
+
+extension EyesKill: AskingControl {
+    var role: ButtonRole { .kill }
+
+    mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
+                      id: String, by: String) -> PressOutcome {
+        tap(group: &group, at: now, id: id, by: by)
+    }
+
+    /// The house's eyes moving (red, killing) disarms it.
+    func disarms(from old: World, to new: World) -> Bool {
+        new.eyes.red != old.eyes.red || new.eyes.killing != old.eyes.killing
+    }
+
+    mutating func hear(_ news: News, in world: World, at now: Moment) {
+        switch news {
+        case .eyes: adopt(world.eyes, answered: nil, at: now)
+        case .answered(let a): asking.answered(a, at: now)
+        case .onAir: break
+        }
+    }
+}

@@ -176,8 +176,10 @@ struct BodyTraceTests {
         var body = studio(at: 100)
         try body.face(#"{"eyes":{"open":false}}"#, at: 100)
         try body.face(#"{"eyes":{"open":true,"why":"a tap"}}"#, at: 101)
-        body.cameraGone("camera: /dev/video0 went away")
+        #expect(body.cameraGone("camera: /dev/video0 went away")
+            == [.preview(run: false, why: "camera: /dev/video0 went away")])
         #expect(body.gate.verdict == .stop(why: "camera: /dev/video0 went away"))
+        #expect(body.cameraGone("camera: /dev/video0 went away").isEmpty, "said once, not again")
     }
 
     @Test("a request whose wait ran out is withdrawn if Oriel has not taken it (rule 6)")
@@ -187,7 +189,7 @@ struct BodyTraceTests {
         _ = body.tap(.onair, at: 101)
         _ = body.tap(.onair, at: 102, id: "r1")
         #expect(body.tick(at: Moment(116.999)).isEmpty)
-        #expect(body.tick(at: Moment(117)) == [.ranOut(words: "Oriel did not start On Air within 15 s", withdrawn: true)])
+        #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not start On Air within 15 s", withdrawn: true))
         #expect(body.outbox.items.isEmpty)
         #expect(body.poll(after: 0, at: Moment(118)).isEmpty)
         #expect(body.onAirValue(at: Moment(118)) == "off")
@@ -201,7 +203,7 @@ struct BodyTraceTests {
         _ = body.tap(.wrapup, at: 102, id: "w1")
         let items = body.poll(after: 0, at: Moment(103))
         _ = body.poll(after: items[0].seq, at: Moment(104))
-        #expect(body.tick(at: Moment(122)) == [.ranOut(words: "Oriel did not start Wrap up within 20 s", withdrawn: false)])
+        #expect(body.tick(at: Moment(122)) == ranOut("Oriel did not start Wrap up within 20 s", withdrawn: false))
     }
 
     @Test("the kill's silence is withdrawn too")
@@ -209,7 +211,7 @@ struct BodyTraceTests {
         var body = studio(at: 100)
         _ = body.tap(.kill, at: 101)
         _ = body.tap(.kill, at: 102, id: "k1")
-        #expect(body.tick(at: Moment(117)) == [.ranOut(words: "Oriel did not close the eyes within 15 s", withdrawn: true)])
+        #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not close the eyes within 15 s", withdrawn: true))
     }
 
     @Test("a press at exactly the end of the wait finds the request gone and arms afresh")

@@ -25,10 +25,10 @@ struct CameraAskTests {
         #expect(items.map(\.request.id) == ["c1", "c2"])
         _ = body.poll(after: items[0].seq, at: Moment(104))
         _ = body.tick(at: Moment(116))
-        #expect(body.cameraAsks.keys.sorted() == ["c2"])
+        #expect(body.camera.asks.keys.sorted() == ["c2"])
         #expect(body.poll(after: items[0].seq, at: Moment(116)).map(\.request.id) == ["c2"])
         _ = body.tick(at: Moment(117))
-        #expect(body.cameraAsks.isEmpty)
+        #expect(body.camera.asks.isEmpty)
         #expect(body.poll(after: items[0].seq, at: Moment(117)).isEmpty)
     }
 

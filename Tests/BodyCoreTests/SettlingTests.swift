@@ -19,12 +19,12 @@ struct SettlingTests {
     func pollEndsSilence() throws {
         var body = studio(BodySettings(name: "studio", silence: 60), at: 100)
         try body.face(#"{"onair":{"on":true}}"#, at: 100)
-        #expect(body.tick(at: Moment(160)) == [.silenceBegan("Oriel has not been heard from in 60 s")])
+        #expect(body.tick(at: Moment(160)) == silence("Oriel has not been heard from in 60 s"))
         _ = body.poll(after: 0, at: Moment(170))
         #expect(!body.contact.silent)
         #expect(body.state.unreadWords == "Oriel has not been heard from in 60 s", "unread until Oriel pushes")
         #expect(body.tick(at: Moment(229.9)).isEmpty)
-        #expect(body.tick(at: Moment(230)) == [.silenceBegan("Oriel has not been heard from in 60 s")])
+        #expect(body.tick(at: Moment(230)) == silence("Oriel has not been heard from in 60 s"))
     }
 
     @Test("a camera press the full outbox refuses does not count as having asked")

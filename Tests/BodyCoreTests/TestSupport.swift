@@ -24,13 +24,27 @@ func studio(_ settings: BodySettings = BodySettings(name: "studio"), at t: Doubl
 
 extension Body {
     /// `POST /face` with a JSON literal at monotonic `t`.
-    mutating func face(_ text: String, at t: Double) throws {
+    @discardableResult
+    mutating func face(_ text: String, at t: Double) throws -> [BodyAction] {
         try push(json(text), at: Moment(t))
     }
 
-    /// A press at monotonic `t` with the id `id`.
+    /// A confirmed press (after the contact) at monotonic `t` with the id `id`;
+    /// what it did, leaving out the actions (the edge tests read those).
     mutating func tap(_ button: ButtonRole, at t: Double, id: String = "r1") -> PressOutcome {
-        press(button, at: Moment(t), id: id)
+        var actions: [BodyAction] = []
+        return press(button, at: Moment(t), id: id, &actions)
+    }
+
+    /// The clock, with "t1" for a request a bounce window's end might make.
+    @discardableResult
+    mutating func tick(at now: Moment) -> [BodyAction] {
+        tick(at: now, ids: { "t1" })
+    }
+
+    /// A raw edge on `button` at monotonic `t`, read by the caller at `t` too.
+    mutating func edge(_ button: ButtonRole, down: Bool, at t: Double, id: String = "r1") -> [BodyAction] {
+        edge(ButtonEdge(button: button, pressed: down, at: t), at: Moment(t), ids: { id })
     }
 
     /// The level of every output line at monotonic `t`.
@@ -51,3 +65,13 @@ let quietExtras = StatusExtras(
     location: .init(allowed: false, watching: false),
     previewRunning: false, previewWords: "the eyes gate is closed",
     board: .init(kind: "sim", ok: true, problem: nil))
+
+/// What a silence beginning brings about: the log line, and a hello.
+func silence(_ words: String = "Oriel has not been heard from in 60 s") -> [BodyAction] {
+    [.log("oriel: \(words); On Air is unread until Oriel pushes again", .warning), .sayHello(because: "silence")]
+}
+
+/// What a request's wait running out brings about: one log line.
+func ranOut(_ words: String, withdrawn: Bool) -> [BodyAction] {
+    [.log(words + (withdrawn ? "; the request was withdrawn before Oriel took it" : ""), .warning)]
+}

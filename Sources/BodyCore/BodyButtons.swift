@@ -1,0 +1,58 @@
+/// The buttons' path through the body: a raw kernel edge goes through the
+/// button's contact (debounce, held) to its control, and what that asked goes
+/// to the outbox. Edges in, actions out; the caller's clock and ids.
+extension Body {
+    /// A button's line was opened: its contact starts at the line's level (a
+    /// button already down at start never presses, and is reported held in time).
+    public mutating func wire(_ button: ButtonRole, debounce: Double = Contact.defaultDebounce, down: Bool, at now: Double) {
+        contacts[button] = Contact(debounce: debounce, down: down, at: now)
+    }
+
+    /// One raw kernel edge. `now` is when the caller reads it (the edge's own
+    /// timestamp decides; the wall clock is set back to it). `ids` gives a
+    /// fresh id for a request a press makes. An edge on an unwired button does nothing.
+    public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String) -> [BodyAction] {
+        guard var c = contacts[edge.button] else { return [] }
+        let before = gate.verdict
+        let events = c.edge(pressed: edge.pressed, at: edge.at)
+        contacts[edge.button] = c
+        var actions: [BodyAction] = []
+        for event in events { said(event, of: edge.button, at: now, ids: ids, &actions) }
+        return actions + gateMoved(from: before)
+    }
+
+    /// What one contact event brings about.
+    mutating func said(_ event: Contact.Event, of button: ButtonRole, at now: Moment,
+                               ids: () -> String, _ actions: inout [BodyAction]) {
+        let name = button.rawValue
+        switch event {
+        case .press(let at):
+            let moment = Moment(mono: at, wall: now.wall - max(0, now.mono - at))
+            let outcome = press(button, at: moment, id: ids(), &actions)
+            actions.append(.log("button \(name): \(outcome.words)", .info))
+            if case .asked = outcome { actions.append(.wakePolls) }
+        case .held:
+            actions.append(.log("button \(name) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning))
+        case .release(_, let wasHeld):
+            if wasHeld { actions.append(.log("button \(name) released after being held", .info)) }
+        }
+    }
+
+    /// A confirmed press (after the contact): the control decides, the body
+    /// queues what it asked. `id` is a fresh id from the caller.
+    mutating func press(_ button: ButtonRole, at now: Moment, id: String, _ actions: inout [BodyAction]) -> PressOutcome {
+        actions += advance(at: now)
+        guard let i = controls.index(of: button) else { return .refused("this body has no \(button.rawValue) button") }
+        let world = self.world
+        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id, by: settings.name)
+        guard case .asked(let request) = outcome else { return outcome }
+        do {
+            _ = try outbox.enqueue(request)
+            controls.all[i].queued(request, in: world, at: now, gate: &gate)
+            return outcome
+        } catch {
+            controls.all[i].fail(error.description, at: now)
+            return .refused(error.description)
+        }
+    }
+}

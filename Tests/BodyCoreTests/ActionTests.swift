@@ -1,0 +1,196 @@
+import Testing
+@testable import BodyCore
+
+/// A studio body whose On Air state is off, with every button wired at 100.
+private func wired(at t: Double = 100) throws -> Body {
+    var body = studio(at: t)
+    for role in ButtonRole.allCases { body.wire(role, down: false, at: t) }
+    try body.face(#"{"onair":{"on":false}}"#, at: t)
+    return body
+}
+
+private let armedWords = "button onair: armed: press again within 5 s to confirm"
+
+@Suite("Edges in, actions out: the whole path from a kernel edge to the outbox")
+struct EdgeActionTests {
+    @Test("a two-press from bouncing raw edges yields exactly one outbox item and one .wakePolls")
+    func twoPressFromEdges() throws {
+        var body = try wired()
+        #expect(body.edge(.onair, down: true, at: 101) == [.log(armedWords, .info)])
+        #expect(body.edge(.onair, down: false, at: 101.002).isEmpty, "bounce")
+        #expect(body.edge(.onair, down: true, at: 101.004).isEmpty, "bounce")
+        #expect(body.edge(.onair, down: false, at: 101.2).isEmpty)
+        #expect(body.edge(.onair, down: true, at: 102, id: "r1")
+            == [.log("button onair: asked Oriel (onair, id r1)", .info), .wakePolls])
+        #expect(body.edge(.onair, down: false, at: 102.003).isEmpty, "bounce")
+        #expect(body.edge(.onair, down: true, at: 102.006).isEmpty, "bounce")
+        #expect(body.tick(at: Moment(102.5)) == [])
+        #expect(body.outbox.items.map(\.request) == [request("onair", "r1", ["on": .bool(true), "by": .string("studio")])])
+        #expect(body.contacts[.onair]?.bounces == 4)
+    }
+
+    @Test("a graze through the contact is the same touch: armed twice, nothing queued")
+    func grazeFromEdges() throws {
+        var body = try wired()
+        _ = body.edge(.onair, down: true, at: 101)
+        _ = body.edge(.onair, down: false, at: 101.05)
+        #expect(body.edge(.onair, down: true, at: 101.2) == [.log(armedWords, .info)])
+        #expect(body.outbox.items.isEmpty)
+    }
+
+    @Test("a release bouncing back down inside the window presses when the window ends, in tick")
+    func pressAtWindowEnd() throws {
+        var body = try wired()
+        _ = body.edge(.onair, down: true, at: 101)
+        _ = body.edge(.onair, down: false, at: 101.5)
+        #expect(body.edge(.onair, down: true, at: 101.505).isEmpty)
+        #expect(body.nextDue(at: Moment(101.505)) == 101.51)
+        #expect(body.tick(at: Moment(101.51), ids: { "w1" })
+            == [.log("button onair: asked Oriel (onair, id w1)", .info), .wakePolls])
+        #expect(body.onair.asking.out?.at.mono == 101.505, "the press counts at the raw edge's time")
+    }
+
+    @Test("the press counts at the edge's own time; the wall clock is set back to it")
+    func edgeTimeDecides() throws {
+        var body = try wired()
+        _ = body.edge(ButtonEdge(button: .onair, pressed: true, at: 101), at: Moment(101.5), ids: { "x" })
+        _ = body.edge(ButtonEdge(button: .onair, pressed: false, at: 101.1), at: Moment(101.5), ids: { "x" })
+        _ = body.edge(ButtonEdge(button: .onair, pressed: true, at: 102), at: Moment(103), ids: { "r1" })
+        #expect(body.onair.asking.out?.at == Moment(102))
+    }
+
+    @Test("a button held 10 s is said once, and its release after the hold is said too")
+    func heldFromEdges() throws {
+        var body = try wired()
+        _ = body.edge(.kill, down: true, at: 101)
+        #expect(body.nextDue(at: Moment(101.5)) == 106, "the kill's arming runs out first")
+        #expect(body.tick(at: Moment(106)).isEmpty)
+        #expect(body.nextDue(at: Moment(106)) == 111)
+        #expect(body.tick(at: Moment(111)) == [.log(
+            "button kill held for 10 s: stuck, or a broken normally-closed wire; it will not press again until released",
+            .warning)])
+        #expect(body.tick(at: Moment(120)).isEmpty, "once per hold")
+        #expect(body.contacts[.kill]?.isHeld == true)
+        #expect(body.edge(.kill, down: false, at: 121) == [.log("button kill released after being held", .info)])
+        #expect(body.edge(.kill, down: true, at: 122) == [.log("button kill: armed: press again within 5 s to confirm", .info)])
+    }
+
+    @Test("a button already down when its line is opened never presses, and is said held in time")
+    func downAtStart() throws {
+        var body = studio(at: 100)
+        body.wire(.onair, down: true, at: 100)
+        #expect(body.contacts[.onair]?.isDown == true)
+        #expect(body.tick(at: Moment(110)).contains(.log(
+            "button onair held for 10 s: stuck, or a broken normally-closed wire; it will not press again until released",
+            .warning)))
+        #expect(body.edge(.onair, down: false, at: 111) == [.log("button onair released after being held", .info)])
+        #expect(body.outbox.items.isEmpty)
+    }
+
+    @Test("an edge on a button that was never wired does nothing")
+    func unwired() {
+        var body = studio(at: 100)
+        #expect(body.edge(.onair, down: true, at: 101).isEmpty)
+        #expect(body.contacts.isEmpty)
+    }
+
+    @Test("a press the rules refuse says why and wakes no poll")
+    func refusedPress() {
+        var body = studio(at: 100)
+        body.wire(.onair, down: false, at: 100)
+        #expect(body.edge(.onair, down: true, at: 101)
+            == [.log("button onair: Oriel has not said whether On Air is on", .info)])
+    }
+
+    @Test("a press the full outbox refuses says the full error and wakes no poll")
+    func fullOutbox() throws {
+        var body = try wired()
+        for i in 0..<Outbox.capacity { _ = body.tap(.camera, at: 100, id: "c\(i)") }
+        #expect(body.edge(.camera, down: true, at: 101, id: "c64") == [.log(
+            "button camera: the outbox is full: 64 requests wait for Oriel to take them; is Oriel polling /ears?", .info)])
+        #expect(body.outbox.items.count == Outbox.capacity)
+    }
+
+    @Test("the camera button is one press: a single edge asks, and wakes the polls")
+    func cameraOnePress() throws {
+        var body = try wired()
+        #expect(body.edge(.camera, down: true, at: 101, id: "c1")
+            == [.log("button camera: asked Oriel (eyes, id c1)", .info), .wakePolls])
+        #expect(body.camera.asks == ["c1": 101])
+        #expect(body.edge(.camera, down: false, at: 101.1).isEmpty)
+        #expect(body.tick(at: Moment(116)).isEmpty, "withdrawn quietly at 15 s")
+        #expect(body.outbox.items.isEmpty)
+    }
+}
+
+@Suite("Pushes, the clock and the camera: what each brings about")
+struct ActionTests {
+    @Test("the start says hello and puts the camera where the gate says")
+    func started() {
+        #expect(studio(at: 100).started() == [.sayHello(because: "start"), .preview(run: false, why: "the eyes gate is closed")])
+    }
+
+    @Test("a push that answers the camera's ask by opening for the tap runs the camera")
+    func pushRunsCamera() throws {
+        var body = try wired()
+        try body.face(#"{"eyes":{"open":false}}"#, at: 100)
+        _ = body.edge(.camera, down: true, at: 101, id: "c1")
+        #expect(try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body","answered":{"id":"c1","error":null}}}"#, at: 102)
+            == [.preview(run: true, why: "Dad's tap on the studio body")])
+        #expect(try body.face(#"{"eyes":{"open":true,"why":"Dad's tap on the studio body"}}"#, at: 103).isEmpty,
+                "the same verdict is not said again")
+        #expect(try body.face(#"{"eyes":{"open":false}}"#, at: 104) == [.preview(run: false, why: "closed by Oriel")])
+    }
+
+    @Test("a push that answers with an error shows it and asks the caller for nothing")
+    func pushAnswersError() throws {
+        var body = try wired()
+        _ = body.edge(.onair, down: true, at: 101)
+        _ = body.edge(.onair, down: false, at: 101.1)
+        _ = body.edge(.onair, down: true, at: 102, id: "r1")
+        #expect(try body.face(#"{"onair":{"on":false,"answered":{"id":"r1","error":"cwkPippa refused: the studio is booked"}}}"#, at: 103)
+            .isEmpty)
+        #expect(body.onair.asking.out == nil)
+        #expect(body.onair.asking.problemWords(at: Moment(103)) == "cwkPippa refused: the studio is booked")
+    }
+
+    @Test("a push that shows the asked-for state settles the request and asks for nothing")
+    func pushSettles() throws {
+        var body = try wired()
+        _ = body.edge(.onair, down: true, at: 101)
+        _ = body.edge(.onair, down: false, at: 101.1)
+        _ = body.edge(.onair, down: true, at: 102, id: "r1")
+        _ = body.edge(.onair, down: false, at: 102.1)
+        #expect(try body.face(#"{"onair":{"on":true,"phase":"live"}}"#, at: 103).isEmpty)
+        #expect(body.onAirValue(at: Moment(103)) == "on")
+        #expect(body.tick(at: Moment(117)).isEmpty, "nothing runs out")
+    }
+
+    @Test("a silence beginning in tick says it and says hello")
+    func silenceInTick() throws {
+        var body = try wired()
+        #expect(body.tick(at: Moment(159.999)).isEmpty)
+        #expect(body.tick(at: Moment(160)) == silence())
+        #expect(body.tick(at: Moment(161)).isEmpty)
+    }
+
+    @Test("a wait running out in tick says the silence and that the item was withdrawn")
+    func ranOutInTick() throws {
+        var body = try wired()
+        _ = body.edge(.onair, down: true, at: 101)
+        _ = body.edge(.onair, down: false, at: 101.1)
+        _ = body.edge(.onair, down: true, at: 102, id: "r1")
+        _ = body.edge(.onair, down: false, at: 102.1)
+        #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not start On Air within 15 s", withdrawn: true))
+        #expect(body.outbox.items.isEmpty)
+    }
+
+    @Test("until passing in tick stops the camera")
+    func untilInTick() throws {
+        var body = try wired()
+        try body.face(#"{"eyes":{"open":false}}"#, at: 100)
+        try body.face(#"{"eyes":{"open":true,"why":"a tap","until":\#(Moment(150).wall)}}"#, at: 101)
+        body.heard(at: Moment(140))
+        #expect(body.tick(at: Moment(150)) == [.preview(run: false, why: "until passed")])
+    }
+}
