@@ -1,5 +1,6 @@
 // The one file that calls CGpiod: C results in, Swift values and errno out.
 internal import CGpiod
+import BodyCore
 import Glibc
 
 /// An errno from a GPIO call, with the kind a board error takes from it.
