@@ -13,6 +13,9 @@ public struct BoardConfig: Equatable, Sendable {
     public var unreadLamp: UnreadLamp
     public var onAirAction: OnAirSwitch.Action
 
+    /// Issue 10's range: contact bounce lasts milliseconds, not seconds.
+    public static let debounceRange: ClosedRange<Double> = 0...0.100
+
     /// The simulated board: every role present.
     public static let sim = BoardConfig(
         file: "sim", simulated: true,
@@ -55,7 +58,7 @@ public struct BoardConfig: Equatable, Sendable {
                 board.buttons[role] = LineWiring(
                     name: try line(r, s), activeLow: try activeLow(r, default: true),
                     bias: try r.choice("bias", default: Bias.pullUp),
-                    debounce: try r.duration("debounce", default: Contact.defaultDebounce))
+                    debounce: try r.duration("debounce", default: Contact.defaultDebounce, in: debounceRange))
                 if role == .onair { board.onAirAction = try r.choice("action", default: OnAirSwitch.Action.toggle) }
             } else {
                 let known = ["[board]"] + OutputRole.allCases.map { "[\($0.rawValue)]" } + ButtonRole.allCases.map { "[button \($0.rawValue)]" }
