@@ -40,7 +40,8 @@ public struct INI: Equatable, Sendable {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> INI {
         var sections: [Section] = []
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so a CRLF file splits on it too.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             let line = stripComment(String(raw)).trimmed
             if line.isEmpty { continue }
