@@ -2,7 +2,7 @@
 /// `60s`, `5min`. A bare number is refused: libgpiod's tools read `10` as
 /// milliseconds and a reader of `silence = 60` thinks seconds, so either
 /// reading surprises someone (docs/decisions.md).
-enum WrittenDuration {
+public enum WrittenDuration {
     /// Each unit's seconds as a fraction, so `10ms` is exactly 0.010.
     static let units: [(name: String, times: Double, over: Double)] = [("ms", 1, 1000), ("s", 1, 1), ("min", 60, 1)]
 
@@ -22,13 +22,13 @@ enum WrittenDuration {
         return n * u.times / u.over
     }
 
-    /// Seconds as a file would write them, in the largest unit that keeps them whole.
-    static func written(_ seconds: Double) -> String {
-        for u in units.reversed() {
-            let n = seconds * u.over / u.times
-            if n >= 1 || u.name == "ms", n == n.rounded() { return "\(Int(n))\(u.name)" }
-        }
-        return "\(seconds)s"
+    /// Seconds as a file would write them: whole minutes in min, else s from
+    /// one second up, else ms. `studio-body check` says durations this way.
+    public static func written(_ seconds: Double) -> String {
+        let (n, unit) = seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? (seconds / 60, "min")
+            : seconds >= 1 ? (seconds, "s") : (seconds * 1000, "ms")
+        let tidy = (n * 1e6).rounded() / 1e6
+        return tidy == tidy.rounded() && abs(tidy) < 1e15 ? "\(Int(tidy))\(unit)" : "\(tidy)\(unit)"
     }
 
     struct Refused: Error {

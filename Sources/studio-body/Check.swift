@@ -18,7 +18,7 @@ enum Check {
             say("  token: \(error)")
             ok = false
         }
-        say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(Int(c.silence)) s")
+        say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(WrittenDuration.written(c.silence))")
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
         say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
         guard !setup.board.simulated else {
@@ -28,7 +28,7 @@ enum Check {
         say("board \(setup.board.file): ok (\(GpioLookup.library))")
         let roles = setup.board.lines.map { line in
             (line.section, line.wiring.name, line.wiring.activeLow,
-             line.isButton ? ", bias \(line.wiring.bias.rawValue), debounce \(Int((line.wiring.debounce * 1000).rounded())) ms" : "")
+             line.isButton ? ", bias \(line.wiring.bias.rawValue), debounce \(WrittenDuration.written(line.wiring.debounce))" : "")
         }
         do {
             let found = try GpioLookup.find(roles.map(\.1))

@@ -34,9 +34,9 @@ struct DurationTests {
         }
     }
 
-    @Test("seconds are written back in the largest whole unit", arguments: [
-        (0, "0ms"), (0.010, "10ms"), (0.100, "100ms"), (0.4, "400ms"), (5, "5s"), (90, "90s"),
-        (60, "1min"), (3600, "60min"), (0.0125, "0.0125s"),
+    @Test("seconds are written back as a file would write them", arguments: [
+        (0, "0ms"), (0.010, "10ms"), (0.100, "100ms"), (0.4, "400ms"), (0.0125, "12.5ms"),
+        (1, "1s"), (5, "5s"), (5.5, "5.5s"), (90, "90s"), (60, "1min"), (3600, "60min"),
     ])
     func written(seconds: Double, text: String) {
         #expect(WrittenDuration.written(seconds) == text)
