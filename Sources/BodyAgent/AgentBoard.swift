@@ -10,10 +10,7 @@ extension Agent {
 
     func makeBoard() throws(BoardError) -> any Board {
         if isSim { return try SimBoard() }
-        return try GpioBoard(outputs: setup.board.outputs.mapValues { LineWiring(name: $0.line, activeLow: $0.activeLow) },
-                             buttons: setup.board.buttons.mapValues {
-                                 LineWiring(name: $0.line, activeLow: $0.activeLow, bias: Bias(config: $0.bias), debounce: $0.debounce)
-                             })
+        return try GpioBoard(outputs: setup.board.outputs, buttons: setup.board.buttons)
     }
 
     func openBoard() throws(BoardError) {
@@ -82,17 +79,6 @@ extension Agent {
                 }
                 self.retryBoard()
             }
-        }
-    }
-}
-
-extension Bias {
-    init(config: BoardConfig.Bias) {
-        switch config {
-        case .asIs: self = .asIs
-        case .pullUp: self = .pullUp
-        case .pullDown: self = .pullDown
-        case .disabled: self = .disabled
         }
     }
 }

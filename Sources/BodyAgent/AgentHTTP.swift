@@ -109,8 +109,8 @@ extension Agent {
             protocol: HelloDocument.protocols,
             hardware: .init(
                 board: setup.board.file,
-                lines: Dictionary(uniqueKeysWithValues: setup.board.outputs.map { ($0.key.rawValue, $0.value.line) }),
-                buttons: Dictionary(uniqueKeysWithValues: setup.board.buttons.map { ($0.key.rawValue, $0.value.line) }),
+                lines: Dictionary(uniqueKeysWithValues: setup.board.outputs.map { ($0.key.rawValue, $0.value.name) }),
+                buttons: Dictionary(uniqueKeysWithValues: setup.board.buttons.map { ($0.key.rawValue, $0.value.name) }),
                 camera: setup.config.cameraDevice, location: setup.config.locationAllowed))
     }
 }

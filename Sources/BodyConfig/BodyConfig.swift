@@ -20,6 +20,10 @@ public struct BodyConfig: Equatable, Sendable {
     public var cameraHeight: Int
     public var cameraFPS: Int
 
+    /// DESIGN 8's default, and issue 10's range: a slip such as `60ms` is refused, not obeyed.
+    public static let defaultSilence: Double = 60
+    public static let silenceRange: ClosedRange<Double> = 5...3600
+
     static let keys: [String: Set<String>] = [
         "body": ["name", "listen", "token-file", "url"],
         "oriel": ["url", "silence"],
@@ -66,7 +70,7 @@ public struct BodyConfig: Equatable, Sendable {
             tokenFile: body.string("token-file") ?? "/etc/studio-body/token",
             advertisedURL: body.string("url"),
             orielURL: oriel.string("url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 },
-            silence: try oriel.duration("silence", default: 60),
+            silence: try oriel.duration("silence", default: defaultSilence, in: silenceRange),
             boardFile: boardEntry.value == "sim" ? nil : resolve(boardEntry.value, relativeTo: file),
             locationAllowed: try location.bool("allowed", default: false),
             gpsdHost: gpsdHost, gpsdPort: gpsdPort,

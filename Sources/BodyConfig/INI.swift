@@ -42,7 +42,8 @@ public struct INI: Equatable, Sendable {
     public static func parse(_ text: String, file: String) throws(ConfigError) -> INI {
         var sections: [Section] = []
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so a CRLF file splits on it too.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
             let line = stripComment(String(raw)).trimmed
             if line.isEmpty { continue }
@@ -132,10 +133,13 @@ struct SectionReader {
         }
     }
 
-    func duration(_ key: String, default d: Double) throws(ConfigError) -> Double {
+    /// A duration with its unit (`WrittenDuration`), inside the key's range.
+    func duration(_ key: String, default d: Double, in range: ClosedRange<Double>) throws(ConfigError) -> Double {
         guard let e = entry(key) else { return d }
-        guard let seconds = Duration.seconds(e.value), seconds >= 0 else {
-            throw fail(e, "expected a duration such as 60s or 10ms, found \(e.value)")
+        let seconds: Double
+        do throws(WrittenDuration.Refused) { seconds = try WrittenDuration.seconds(e.value) } catch { throw fail(e, error.words) }
+        guard range.contains(seconds) else {
+            throw fail(e, "expected from \(WrittenDuration.written(range.lowerBound)) to \(WrittenDuration.written(range.upperBound)), found \(e.value)")
         }
         return seconds
     }
@@ -152,16 +156,5 @@ struct SectionReader {
         guard let e = entry(key) else { return d }
         guard let v = T(rawValue: e.value.lowercased()) else { throw fail(e, "unknown value \(e.value)") }
         return v
-    }
-}
-
-enum Duration {
-    /// `60s`, `10ms`, `1m`, `0.4s`, or a bare number of seconds.
-    static func seconds(_ text: String) -> Double? {
-        let t = text.lowercased()
-        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0)] where t.hasSuffix(suffix) {
-            return Double(String(t.dropLast(suffix.count)).trimmed).map { $0 * scale }
-        }
-        return Double(t)
     }
 }

@@ -1,31 +1,5 @@
 public import BodyCore
 
-/// A line's pull resistor, as the board file's `bias` says.
-public enum Bias: String, Sendable, CaseIterable {
-    case asIs = "as-is"
-    case pullUp = "pull-up"
-    case pullDown = "pull-down"
-    case disabled
-}
-
-/// How one role's line is wired, from the board file.
-public struct LineWiring: Sendable, Equatable {
-    /// The line's name as `gpioinfo` prints it, e.g. "GPIO17".
-    public var name: String
-    /// True when active (lit, pressed) is the low level.
-    public var activeLow: Bool
-    public var bias: Bias
-    /// Seconds; buttons only.
-    public var debounce: Double
-
-    public init(name: String, activeLow: Bool = false, bias: Bias = .asIs, debounce: Double = Contact.defaultDebounce) {
-        self.name = name
-        self.activeLow = activeLow
-        self.bias = bias
-        self.debounce = debounce
-    }
-}
-
 /// Where a line name was found.
 public struct FoundLine: Sendable, Equatable, CustomStringConvertible {
     /// The chip's name, e.g. "gpiochip0".

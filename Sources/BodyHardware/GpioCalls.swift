@@ -2,6 +2,7 @@
 // Errno out, through BodySystem's valueOrErrno (its one EINTR rule).
 internal import CGpiod
 import BodySystem
+import BodyCore
 
 extension BoardError.Kind {
     /// The kind a board error takes from a GPIO call's errno (BodySystem's one table).

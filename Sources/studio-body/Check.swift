@@ -18,7 +18,7 @@ enum Check {
             say("  token: \(error)")
             ok = false
         }
-        say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(Int(c.silence)) s")
+        say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(WrittenDuration.written(c.silence))")
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
         say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
         guard !setup.board.simulated else {
@@ -26,11 +26,10 @@ enum Check {
             return ok ? 0 : 1
         }
         say("board \(setup.board.file): ok (\(GpioLookup.library))")
-        let roles = setup.board.outputs.sorted { $0.key < $1.key }.map { ($0.key.rawValue, $0.value.line, $0.value.activeLow, "") }
-            + setup.board.buttons.sorted { $0.key < $1.key }.map {
-                ("button \($0.key.rawValue)", $0.value.line, $0.value.activeLow,
-                 ", bias \($0.value.bias.rawValue), debounce \(Int(($0.value.debounce * 1000).rounded())) ms")
-            }
+        let roles = setup.board.lines.map { line in
+            (line.section, line.wiring.name, line.wiring.activeLow,
+             line.isButton ? ", bias \(line.wiring.bias.rawValue), debounce \(WrittenDuration.written(line.wiring.debounce))" : "")
+        }
         do {
             let found = try GpioLookup.find(roles.map(\.1))
             for (role, name, activeLow, extra) in roles {
@@ -59,8 +58,7 @@ enum LampOff {
         }
         do {
             let board = try GpioBoard(
-                outputs: setup.board.outputs.mapValues { LineWiring(name: $0.line, activeLow: $0.activeLow) },
-                buttons: [:], consumer: "studio-body lamp-off")
+                outputs: setup.board.outputs, buttons: [:], consumer: "studio-body lamp-off")
             for role in board.outputs { try board.drive(role, lit: false) }
             board.release()
             say("lamp-off: \(board.outputs.map(\.rawValue).joined(separator: ", ")) driven dark and released")
