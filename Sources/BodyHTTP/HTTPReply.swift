@@ -3,18 +3,30 @@
 /// the handler returns without an answer and resumes it on `send`.
 /// Loop thread only, like everything the server touches.
 public final class HTTPReply {
-    enum State {
-        case waiting
-        case ready(HTTPResponse)
-        case streaming(contentType: String, HTTPStream)
-        case queued
+    enum Answer {
+        case whole(HTTPResponse)
+        case stream(contentType: String, HTTPStream)
     }
 
-    var state: State = .waiting
-    /// The client is gone (or the server stopped): anything sent now is dropped.
-    private(set) var closed = false
+    enum State {
+        case open
+        /// Answered; the server has not taken the answer yet.
+        case answered(Answer)
+        /// The server took the answer and is sending it.
+        case sending
+        /// The client is gone, the answer went out, or the server stopped:
+        /// anything sent now is dropped.
+        case closed(sent: Bool)
+    }
+
+    private(set) var state: State = .open
     /// Set by the server: resumes the connection if it is suspended.
     var wake: (() -> Void)?
+
+    /// The exchange is over: the answer went out, the client went away (even
+    /// while the request waited), or the server stopped. Called once, on the
+    /// loop thread; an owner holding the reply for later drops it here.
+    public var onClose: (() -> Void)?
 
     /// A reply tied to no connection, for testing a handler: what it sends stays in `response`.
     public init() {}
@@ -24,31 +36,48 @@ public final class HTTPReply {
 
     /// True once an answer (whole or streamed) was given; later ones are ignored.
     public var isSent: Bool {
-        if case .waiting = state { return false }
-        return true
+        switch state {
+        case .open: false
+        case .answered, .sending: true
+        case .closed(let sent): sent
+        }
     }
 
     /// True while the client can still be answered.
-    public var isOpen: Bool { !closed }
+    public var isOpen: Bool {
+        if case .closed = state { return false }
+        return true
+    }
 
     public func send(_ response: HTTPResponse) {
-        guard !isSent, !closed else { return }
-        state = .ready(response)
+        guard case .open = state else { return }
+        state = .answered(.whole(response))
         self.response = response
         wake?()
     }
 
     /// Answers with a body produced over time (`200`, chunked), e.g. an MJPEG stream.
     public func stream(contentType: String, _ source: HTTPStream) {
-        guard !isSent, !closed else { source.close(); return }
-        state = .streaming(contentType: contentType, source)
+        guard case .open = state else { source.close(); return }
+        state = .answered(.stream(contentType: contentType, source))
         wake?()
     }
 
+    /// The server takes the answer to queue it.
+    func take() -> Answer? {
+        guard case .answered(let answer) = state else { return nil }
+        state = .sending
+        return answer
+    }
+
     func close() {
-        guard !closed else { return }
-        closed = true
+        if case .closed = state { return }
+        // A stream given but never taken is closed here; a taken one by the server.
+        if case .answered(.stream(_, let stream)) = state { stream.close() }
+        state = .closed(sent: isSent)
         wake = nil
-        if case .streaming(_, let stream) = state { stream.close() }
+        let done = onClose
+        onClose = nil
+        done?()
     }
 }

@@ -6,8 +6,8 @@ public final class HTTPStream {
     private var current: [UInt8] = []
     private var offset = 0
     private var next: [UInt8]? = nil
-    private var finished = false
-    private(set) var closed = false
+    enum Phase { case open, finishing, closed }
+    private(set) var phase: Phase = .open
     /// Set by the server: resumes the connection if it waits for data.
     var wake: (() -> Void)?
 
@@ -18,7 +18,7 @@ public final class HTTPStream {
 
     /// Queues `bytes` as the next chunk, replacing one not yet started.
     public func offer(_ bytes: [UInt8]) {
-        guard !finished, !closed, !bytes.isEmpty else { return }
+        guard phase == .open, !bytes.isEmpty else { return }
         if offset == 0 {
             current = bytes
         } else {
@@ -29,19 +29,19 @@ public final class HTTPStream {
 
     /// Ends the stream cleanly once what was offered has gone out.
     public func finish() {
-        guard !finished else { return }
-        finished = true
+        guard phase == .open else { return }
+        phase = .finishing
         wake?()
     }
 
     /// True until the client went away or the stream ended.
-    public var isOpen: Bool { !closed }
+    public var isOpen: Bool { phase != .closed }
 
     enum Read: Equatable { case bytes(Int), later, end }
 
     /// Copies the next bytes of the chunk in flight into `buffer`.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        guard !current.isEmpty else { return finished ? .end : .later }
+        guard !current.isEmpty else { return phase == .open ? .later : .end }
         let n = min(buffer.count, current.count - offset)
         current.withUnsafeBytes { src in
             buffer.baseAddress!.copyMemory(from: src.baseAddress! + offset, byteCount: n)
@@ -56,8 +56,8 @@ public final class HTTPStream {
     }
 
     func close() {
-        guard !closed else { return }
-        closed = true
+        guard phase != .closed else { return }
+        phase = .closed
         wake = nil
         current = []
         next = nil

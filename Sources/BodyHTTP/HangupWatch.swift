@@ -1,8 +1,8 @@
-import Glibc
-internal import CMicroHTTPD
+import BodySystem
 
-/// Connections whose client hung up before finishing a request head, found
-/// by the kernel (EPOLLRDHUP) rather than by libmicrohttpd.
+/// Connections whose client hung up while libmicrohttpd is not listening,
+/// found by the kernel (EPOLLRDHUP) rather than by MHD: those waiting for a
+/// request head, and those suspended while their answer is awaited.
 ///
 /// libmicrohttpd 0.9.75 watches its sockets edge-triggered and treats a read
 /// shorter than its buffer as "drained". A client that sends half a head and
@@ -13,13 +13,19 @@ internal import CMicroHTTPD
 /// is also in the server's own epoll set for EPOLLRDHUP; when it fires and MHD
 /// still has no head, the socket is shut down, which wakes MHD with EPOLLHUP
 /// and it closes the connection.
+///
+/// A suspended connection is out of MHD's epoll set altogether, so a client
+/// that leaves a long poll would be heard only at the answer. Its hang-up is
+/// handed back to the server instead, which closes the reply and resumes it.
 final class HangupWatch {
-    private let epoll: Int32
+    enum Waiting { case head, answer }
+
+    private let epoll: Epoll
     /// Every open connection's socket.
-    private var sockets: [OpaquePointer: Int32] = [:]
-    /// Registration ids of the connections waiting for a head, both ways.
+    private var sockets: [OpaquePointer: FileDescriptor] = [:]
+    /// Registration ids of the watched connections, both ways.
     private var ids: [OpaquePointer: UInt64] = [:]
-    private var connections: [UInt64: OpaquePointer] = [:]
+    private var connections: [UInt64: (connection: OpaquePointer, waiting: Waiting)] = [:]
     private var nextID: UInt64 = HangupWatch.firstID
 
     /// `epoll_event.data` of the server's own two descriptors; connections count up from 2.
@@ -27,38 +33,45 @@ final class HangupWatch {
     static let wakeTag: UInt64 = 1
     private static let firstID: UInt64 = 2
 
-    init(epoll: Int32) { self.epoll = epoll }
+    init(epoll: Epoll) { self.epoll = epoll }
 
     /// A new connection: it waits for its first head.
     func opened(_ connection: OpaquePointer, fd: Int32) {
         guard fd >= 0 else { return }
-        sockets[connection] = fd
+        sockets[connection] = FileDescriptor(rawValue: fd)
         awaitHead(connection)
     }
 
     /// An answer went out and the connection stays open for the next head.
-    func awaitHead(_ connection: OpaquePointer) {
+    func awaitHead(_ connection: OpaquePointer) { watch(connection, .head) }
+
+    /// The head arrived: from here the request's own handling hears the client.
+    func headArrived(_ connection: OpaquePointer) { unwatch(connection) }
+
+    /// MHD no longer watches the connection's socket: the request waits for its answer.
+    func suspended(_ connection: OpaquePointer) { watch(connection, .answer) }
+
+    /// MHD watches the socket again.
+    func resumed(_ connection: OpaquePointer) { unwatch(connection) }
+
+    private func watch(_ connection: OpaquePointer, _ waiting: Waiting) {
         guard let fd = sockets[connection], ids[connection] == nil else { return }
         let id = nextID
         nextID += 1
-        var ev = epoll_event()
-        ev.events = EPOLLRDHUP.rawValue
-        ev.data.u64 = id
-        guard epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &ev) == 0 else { return }
+        guard (try? epoll.add(fd, .readHangUp, registration: id)) != nil else { return }
         ids[connection] = id
-        connections[id] = connection
+        connections[id] = (connection, waiting)
     }
 
-    /// The head arrived: from here the request's own handling hears the client.
-    func headArrived(_ connection: OpaquePointer) {
+    private func unwatch(_ connection: OpaquePointer) {
         guard let id = ids.removeValue(forKey: connection), let fd = sockets[connection] else { return }
         connections.removeValue(forKey: id)
-        epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+        try? epoll.remove(fd)
     }
 
     /// MHD is closing the connection (its socket is still open).
     func closed(_ connection: OpaquePointer) {
-        headArrived(connection)
+        unwatch(connection)
         suspects.remove(connection)
         sockets.removeValue(forKey: connection)
     }
@@ -69,18 +82,26 @@ final class HangupWatch {
     var wantsRun: Bool { !suspects.isEmpty }
 
     /// Call after each `MHD_run`, with whether MHD has nothing left to read
-    /// (its timeout is not zero). A connection whose client hung up is shut
-    /// down only once MHD has had a whole run since, and has drained what it
-    /// could read: a whole head that came with the FIN is read first, and a
-    /// new connection's first bytes are not taken for a half head.
-    func shutDownHungUp(mhdDrained: Bool) {
+    /// (its timeout is not zero). A connection waiting for a head whose client
+    /// hung up is shut down only once MHD has had a whole run since, and has
+    /// drained what it could read: a whole head that came with the FIN is read
+    /// first, and a new connection's first bytes are not taken for a half head.
+    /// Returns the suspended connections whose client hung up, no longer watched.
+    @discardableResult
+    func shutDownHungUp(mhdDrained: Bool) -> [OpaquePointer] {
         // Level-triggered: one call with room for every registration sees
         // each ready one once (a loop of smaller calls would go round forever).
-        var events = [epoll_event](repeating: epoll_event(), count: connections.count + 2)
+        let ready = (try? epoll.wait(maxEvents: connections.count + 2, timeout: 0)) ?? []
         var hung: Set<OpaquePointer> = []
-        let n = Int(epoll_wait(epoll, &events, Int32(events.count), 0))
-        for event in events[0..<max(0, n)] where event.events & EPOLLRDHUP.rawValue != 0 {
-            if let connection = connections[event.data.u64] { hung.insert(connection) }
+        var left: [OpaquePointer] = []
+        for event in ready where event.events.contains(.readHangUp) {
+            guard let (connection, waiting) = connections[event.registration] else { continue }
+            if waiting == .answer {
+                unwatch(connection)
+                left.append(connection)
+            } else {
+                hung.insert(connection)
+            }
         }
         suspects.formIntersection(hung)  // the ones that got their head meanwhile are gone
         for connection in hung {
@@ -89,8 +110,9 @@ final class HangupWatch {
                 continue
             }
             suspects.remove(connection)
-            headArrived(connection)
-            shutdown(fd, Int32(SHUT_RDWR))
+            unwatch(connection)
+            try? fd.shutDown()
         }
+        return left
     }
 }

@@ -15,6 +15,8 @@ public final class Epoll {
         public static let error = Events(rawValue: system_EPOLLERR)
         /// EPOLLHUP (always reported)
         public static let hangUp = Events(rawValue: system_EPOLLHUP)
+        /// EPOLLRDHUP: the peer closed (or shut down) its sending side.
+        public static let readHangUp = Events(rawValue: system_EPOLLRDHUP)
     }
 
     /// One ready registration.

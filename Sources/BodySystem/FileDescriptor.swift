@@ -57,6 +57,12 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
         return value
     }
 
+    /// Ends a socket both ways; the descriptor stays open for its owner to
+    /// close. The C function is `shutdown`.
+    public func shutDown() throws(Errno) {
+        try nothingOrErrno { system_shutdown(rawValue) }.get()
+    }
+
     /// Closes the descriptor, without retrying on EINTR (Linux has already
     /// freed it then). The C function is `close`.
     public func close() throws(Errno) {

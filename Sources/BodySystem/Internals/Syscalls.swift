@@ -59,12 +59,18 @@ internal func system_poll_readable(_ fd: Int32, _ milliseconds: Int32) -> Int32 
     return Glibc.poll(&pfd, 1, milliseconds)
 }
 
+/// shutdown(2) both ways.
+internal func system_shutdown(_ fd: Int32) -> Int32 {
+    Glibc.shutdown(fd, Int32(SHUT_RDWR))
+}
+
 // epoll
 
 internal let system_EPOLLIN = EPOLLIN.rawValue
 internal let system_EPOLLOUT = EPOLLOUT.rawValue
 internal let system_EPOLLERR = EPOLLERR.rawValue
 internal let system_EPOLLHUP = EPOLLHUP.rawValue
+internal let system_EPOLLRDHUP = EPOLLRDHUP.rawValue
 
 internal func system_epoll_create1() -> Int32 {
     epoll_create1(Int32(EPOLL_CLOEXEC))
