@@ -29,6 +29,8 @@ public final class HTTPServer {
     /// Every request between its head and its completion.
     var live: [ObjectIdentifier: Exchange] = [:]
     var stopping = false
+    /// The next "internal error" MHD reports is the refusal of a client that hung up.
+    var quietRefusal = false
 
     public private(set) var port: UInt16 = 0
     /// An epoll set holding MHD's own and the wake-up counter, and the

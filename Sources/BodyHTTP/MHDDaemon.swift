@@ -36,6 +36,10 @@ extension HTTPServer {
     func mhdSaid(_ message: String) {
         var text = message
         while text.last == "\n" { text.removeLast() }
+        if quietRefusal, text.hasPrefix("Application reported internal error") {
+            quietRefusal = false
+            return
+        }
         // While starting, messages wait: a failure says them once, in its error.
         if startMessages != nil { startMessages?.append(text) } else { log("http: libmicrohttpd: \(text)") }
     }

@@ -46,6 +46,8 @@ extension HTTPServer {
         case .none, .append, .discard:
             return .YES
         case .refuse:
+            // MHD calls refusing an "internal error"; for a client already gone it is not one.
+            if exchange.state.state == .gone { quietRefusal = true }
             return .NO
         case .dispatch:
             exchange.reply.wake = { [unowned exchange] in exchange.wake() }
