@@ -43,7 +43,10 @@ extension Agent {
         case .status, .simState:
             reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
         case .where_:
-            location.ask { status, json in reply.send(.json(status, json)) }
+            let service: WhereService = location
+            if let ticket = service.ask(answer: { status, json in reply.send(.json(status, json)) }) {
+                reply.onClose = { [weak service] in service?.withdraw(ticket) }
+            }
         case .preview:
             preview.serveStream(reply)
         case .previewJPEG:

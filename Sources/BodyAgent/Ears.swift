@@ -37,6 +37,13 @@ extension Agent {
             self.settle()
         }
         polls.append(poll)
+        // Oriel went away: the poll is dropped now, not at its wait's end.
+        reply.onClose = { [weak self, weak poll] in
+            guard let self, let poll else { return }
+            self.loop.cancel(poll.timer)
+            poll.timer = nil
+            self.polls.removeAll { $0 === poll }
+        }
     }
 
     func earsAnswer(after: UInt64, at now: Moment) -> HTTPResponse {

@@ -76,6 +76,29 @@ struct WhereGpsdTests {
         #expect(await body.watching == false)
     }
 
+    @Test("the last waiting request withdrawn (its client left) closes the watch at once, not at 15 s")
+    func withdrawnLast() async throws {
+        let gpsd = try await GpsdFixture.fake(["--fix", "none", "--cycles", "40"])
+        let body = try body(gpsd)
+        defer { body.stop(); gpsd.stop() }
+        let first = try #require(await body.askAndHold())
+        let second = try #require(await body.askAndHold())
+        try await settles { gpsd.watchesStarted == 1 }
+        // One of two leaves: the other still holds the watch.
+        await body.withdraw(first)
+        #expect(await body.watching)
+        let left = EventLoop.monotonic()
+        await body.withdraw(second)
+        #expect(await body.watching == false)
+        try await settles { gpsd.clientsDetached == 1 }
+        #expect(EventLoop.monotonic() - left < 2)
+        #expect(try gpsd.connections() == 0)
+        // Neither is answered later, at the deadline or otherwise.
+        try await Task.sleep(for: .seconds(16))
+        #expect(body.heldAnswered == 0)
+        #expect(gpsd.watchesStarted == 1)
+    }
+
     @Test("a fix that appears after 8 s answers 200 then")
     func fixAfter8() async throws {
         let gpsd = try await GpsdFixture.fake(["--nofix", "8", "--cycles", "30"])

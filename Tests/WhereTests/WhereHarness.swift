@@ -45,6 +45,30 @@ final class WhereHarness: @unchecked Sendable {
         }
     }
 
+    /// A request left waiting, as `GET /where` leaves one: its ticket, and
+    /// whether it was ever answered (`answered`).
+    func askAndHold() async -> WhereWatch.Ticket? {
+        await withCheckedContinuation { (c: CheckedContinuation<WhereWatch.Ticket?, Never>) in
+            loop.post { [self] in
+                c.resume(returning: service.ask { [answeredBox] _, _ in answeredBox.append("answered") })
+            }
+        }
+    }
+
+    /// The client of a held request went away.
+    func withdraw(_ ticket: WhereWatch.Ticket) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            loop.post { [self] in
+                service.withdraw(ticket)
+                c.resume()
+            }
+        }
+    }
+
+    private let answeredBox = LogBox()
+    /// Held requests that were answered after all.
+    var heldAnswered: Int { answeredBox.lines.count }
+
     var watching: Bool {
         get async {
             await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in

@@ -128,6 +128,10 @@ public final class PreviewService {
         let due = EventLoop.monotonic() + PreviewService.firstFrameWait
         let timer = loop.schedule(at: due) { [weak self] in self?.firstFrameTimedOut(id) }
         waiting[id] = (reply, timer)
+        reply.onClose = { [weak self] in
+            guard let self, let gone = self.waiting.removeValue(forKey: id) else { return }
+            self.loop.cancel(gone.timer)
+        }
     }
 
     /// Number of `/preview` clients being fed.

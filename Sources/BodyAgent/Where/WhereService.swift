@@ -36,19 +36,34 @@ public final class WhereService {
     }
 
     /// One `GET /where`. `answer` is called exactly once, on the loop thread:
-    /// at once for 403 and 503, else when a fix, the deadline or gpsd's end comes.
-    public func ask(answer: @escaping Answer) {
-        guard allowed else { return reply(.notAllowed, answer) }
+    /// at once for 403 and 503, else when a fix, the deadline or gpsd's end
+    /// comes, unless the request is withdrawn first. Returns the ticket of a
+    /// request left waiting (nil when answered at once).
+    @discardableResult
+    public func ask(answer: @escaping Answer) -> WhereWatch.Ticket? {
+        guard allowed else { reply(.notAllowed, answer); return nil }
         if session == nil {
             do throws(GpsdError) {
                 try start()
             } catch {
                 note(error.description)
-                return reply(.gpsdNotRunning(host: host, port: port), answer)
+                reply(.gpsdNotRunning(host: host, port: port), answer)
+                return nil
             }
         }
-        waiting[watch.ask(at: EventLoop.monotonic())] = answer
+        let ticket = watch.ask(at: EventLoop.monotonic())
+        waiting[ticket] = answer
         rearm()
+        return ticket
+    }
+
+    /// The client of a waiting request went away (DESIGN 6 step 5): it is
+    /// never answered, and the watch closes at once if nobody else waits.
+    /// A ticket already answered is no news.
+    public func withdraw(_ ticket: WhereWatch.Ticket) {
+        guard waiting.removeValue(forKey: ticket) != nil else { return }
+        watch.withdraw(ticket)
+        settle([])
     }
 
     private func start() throws(GpsdError) {
