@@ -7,11 +7,12 @@ overlap. Exits non-zero when any case fails.
 """
 
 import concurrent.futures
+import socket
 import sys
 import time
 import traceback
 
-from fixture import Body, Gpsd
+from fixture import TOKEN, Body, Gpsd
 
 LAT, LON = 52.520008, 13.404954
 NO_FIX = "no fresh fix within 15 s (the receiver has no fix: indoors, or no sky)"
@@ -165,6 +166,21 @@ def shared(c, gpsd, body):
     c.check(gpsd.connections() == 0, "%d connections left to gpsd" % gpsd.connections())
 
 
+def client_leaves(c, gpsd, body):
+    """DESIGN 6 step 5: a client that disconnects withdraws its wait; the last one closes the watch."""
+    s = socket.create_connection(("127.0.0.1", body.port))
+    s.sendall(b"GET /where HTTP/1.1\r\nHost: body\r\nAuthorization: Bearer " + TOKEN.encode() + b"\r\n\r\n")
+    c.check(settles(body.watching), "/status does not say watching while one waits")
+    c.check(settles(lambda: gpsd.watches() == 1), "gpsd saw %d watches" % gpsd.watches())
+    left = time.monotonic()
+    s.close()
+    c.check(settles(lambda: not body.watching()), "/status says still watching after the client left")
+    c.check(settles(lambda: gpsd.detached() == 1 and gpsd.connections() == 0),
+            "gpsd detached %d clients, %d connections left" % (gpsd.detached(), gpsd.connections()))
+    c.note("the watch closed %.2f s after the client left" % (time.monotonic() - left))
+    c.check(time.monotonic() - left < 3, "the watch closed %.1f s after the client left" % (time.monotonic() - left))
+
+
 CASES = {
     "good-3d": ([], good_3d),
     "2d": (["--fix", "2d"], two_d),
@@ -180,6 +196,7 @@ CASES = {
     "no-receiver": (None, timed_504("no fresh fix within 15 s (no receiver is attached to gpsd)")),
     "gpsd-killed": (["--fix", "none", "--cycles", "40"], killed),
     "three-share-one-watch": (["--nofix", "3"], shared),
+    "client-leaves": (["--fix", "none", "--cycles", "40"], client_leaves),
 }
 
 
