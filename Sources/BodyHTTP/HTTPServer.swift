@@ -40,7 +40,12 @@ public final class HTTPServer {
     /// In external polling MHD strips its own wake-up channel, so
     /// MHD_resume_connection alone wakes nobody; a resume counts here instead.
     private var wakeCounter: EventCounter?
-    private var wakePending = false
+    /// A run is due at once: a resume signalled `wakeCounter`, or a connection
+    /// closed during a run. MHD takes its listening socket out of its epoll set
+    /// at the connection limit and puts it back only at the start of a later
+    /// `MHD_run`; with no connection left, nothing would ever call that run
+    /// (0.9.75 says "no timeout"), and the body would never accept again.
+    var runDue = false
     /// Connections MHD does not listen to (waiting for a head, or suspended),
     /// watched for a client that hung up.
     var hangups: HangupWatch?
@@ -92,8 +97,8 @@ public final class HTTPServer {
 
     /// Makes `pollDescriptor` readable so the loop calls `run()` again.
     func wakeUp() {
-        guard let wakeCounter, !wakePending else { return }
-        wakePending = true
+        guard let wakeCounter, !runDue else { return }
+        runDue = true
         try? wakeCounter.signal()
     }
 
@@ -105,36 +110,30 @@ public final class HTTPServer {
     /// Does whatever MHD has pending (accepts, reads, handler calls, writes); never blocks.
     /// The C function is `MHD_run`.
     public func run() {
-        guard let daemon, !running else { return }
-        if wakePending {
+        guard let daemon, case .idle = turn else { return }
+        if runDue {
             _ = try? wakeCounter?.drain()
-            wakePending = false
+            runDue = false
         }
-        closedDuringRun = false
-        running = true
+        turn = .running
         _ = MHD_run(daemon)
+        quietRefusal = false
         let left = hangups?.shutDownHungUp(mhdDrained: body_mhd_timeout_ms(daemon) != 0) ?? []
         for connection in left { clientLeft(connection) }
-        running = false
-        if let grace = stopAfterRun {
-            stopAfterRun = nil
-            stop(grace: grace)
-        }
+        let was = turn
+        turn = .idle
+        if case .runningThenStop(let grace) = was { stop(grace: grace) }
     }
-    private var running = false
-    private var stopAfterRun: Double? = nil
-    /// MHD takes its listening socket out of its epoll set at the connection
-    /// limit and puts it back only at the start of a later `MHD_run`; with no
-    /// connection left, nothing would ever call that run (0.9.75 says "no
-    /// timeout"), and the body would never accept again. So a run in which a
-    /// connection closed asks for another one at once.
-    var closedDuringRun = false
+
+    /// MHD cannot be re-entered: a stop asked for during a run waits for its end.
+    private enum Turn { case idle, running, runningThenStop(grace: Double) }
+    private var turn = Turn.idle
 
     /// Seconds until `run()` is due even without readability; nil when only
     /// readability matters. The C function is `MHD_get_timeout`.
     public func timeout() -> Double? {
         guard let daemon else { return nil }
-        if wakePending || closedDuringRun || hangups?.wantsRun == true { return 0 }
+        if runDue || hangups?.wantsRun == true { return 0 }
         let ms = body_mhd_timeout_ms(daemon)
         return ms < 0 ? nil : Double(ms) / 1000
     }
@@ -146,8 +145,8 @@ public final class HTTPServer {
     /// soon as the current `run()` returns (MHD cannot be re-entered).
     public func stop(grace: Double = 1.0) {
         guard let daemon else { return }
-        if running {
-            stopAfterRun = grace
+        guard case .idle = turn else {
+            turn = .runningThenStop(grace: grace)
             return
         }
         stopping = true

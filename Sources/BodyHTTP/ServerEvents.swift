@@ -111,7 +111,7 @@ extension HTTPServer {
             hangups?.opened(connection, fd: body_mhd_connection_fd(connection))
         } else {
             hangups?.closed(connection)
-            closedDuringRun = true
+            runDue = true
         }
     }
 
