@@ -42,6 +42,8 @@ let package = Package(
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodySystem", "BodyHub"]),
         .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "DemoHub"]),
+        // The HTTP server alone with a trivial handler, for wrk (scripts/bench). Not installed.
+        .executableTarget(name: "http-bench", dependencies: ["BodyHTTP", "BodySystem"]),
 
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
