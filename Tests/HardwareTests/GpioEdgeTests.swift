@@ -2,6 +2,7 @@ import BodyCore
 import BodyHardware
 import Glibc
 import Testing
+import BodyTestSupport
 
 // Edges: bounce, kernel debounce, lost edges. Part of GpioBoardTests so
 // that every test's chips and line names are alone in the kernel.

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import BodyTestSupport
 
 /// A real gpsd on loopback for one test: fed by gpsfake from a freshly
 /// generated NMEA log, or bare with no receiver. Its own log (-D 3) is kept so
@@ -10,7 +11,7 @@ final class GpsdFixture: @unchecked Sendable {
     let logFile: URL
     private let process: Process
 
-    static let testsDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let testsDir = Repository.url("Tests")
     static let generator = testsDir.appendingPathComponent("gps/nmea.py").path
 
     private init(port: UInt16, dir: URL, process: Process) {
@@ -59,18 +60,10 @@ final class GpsdFixture: @unchecked Sendable {
     static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0
-            }
+        guard let port = bindLoopback(fd) else {
+            throw FixtureError("cannot find a free port: \(String(cString: strerror(errno)))")
         }
-        guard ok else { throw FixtureError("cannot find a free port: \(String(cString: strerror(errno)))") }
-        return UInt16(bigEndian: addr.sin_port)
+        return port
     }
 
     /// True when the NMEA log gpsfake plays has an RMC with a fix at `epoch` (to the hundredth).
