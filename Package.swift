@@ -58,8 +58,9 @@ let package = Package(
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
-        // A real gpsd fed by gpsfake, driven through the /where service.
-        .testTarget(name: "WhereTests", dependencies: ["BodyAgent", "BodyCore", "BodyTestSupport"]),
+        // The gpsd session's line handling over a loopback socket. The /where scenarios
+        // against a real gpsd run through the daemon: Tests/gps/where_http.py.
+        .testTarget(name: "WhereTests", dependencies: ["BodyHardware", "BodyCore", "BodyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

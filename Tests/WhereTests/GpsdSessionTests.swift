@@ -102,7 +102,10 @@ struct GpsdSessionTests {
 
     @Test("nothing listening: the open fails in words")
     func refused() throws {
-        let port = try GpsdFixture.freePort()
+        // A port nothing listens on: bound a moment, then let go.
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let port = try #require(bindLoopback(probe))
+        close(probe)
         #expect(throws: GpsdError.self) { _ = try GpsdSession.open(host: "127.0.0.1", port: port) }
         do {
             _ = try GpsdSession.open(host: "127.0.0.1", port: port)
@@ -111,4 +114,9 @@ struct GpsdSessionTests {
             #expect(error.description.hasPrefix("gpsd: cannot connect to 127.0.0.1:\(port): "))
         }
     }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
 }
