@@ -42,19 +42,25 @@ let package = Package(
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodySystem", "BodyHub"]),
         .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "DemoHub"]),
+        // The HTTP server alone with a trivial handler, for wrk (scripts/bench). Not installed.
+        .executableTarget(name: "http-bench", dependencies: ["BodyHTTP", "BodySystem"]),
 
-        .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore"]),
+        // What several test targets share: loopback sockets, the repository's files,
+        // the real body started for a test, the tests' own clock.
+        .target(name: "BodyTestSupport", path: "Tests/BodyTestSupport"),
+        .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
-        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore"]),
-        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP"]),
-        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore"]),
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
+        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTestSupport"]),
+        .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore", "BodyTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BodyTestSupport"]),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
-        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
+        .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
-        // A real gpsd fed by gpsfake, driven through the /where service.
-        .testTarget(name: "WhereTests", dependencies: ["BodyAgent", "BodyCore"]),
+        // The gpsd session's line handling over a loopback socket. The /where scenarios
+        // against a real gpsd run through the daemon: Tests/gps/where_http.py.
+        .testTarget(name: "WhereTests", dependencies: ["BodyHardware", "BodyCore", "BodyTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

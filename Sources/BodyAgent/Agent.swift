@@ -161,8 +161,8 @@ public final class Agent: @unchecked Sendable {
             switch action {
             case .wakePolls:
                 wakePolls()
-            case .sayHello(let because):
-                hello?.begin(because: because)
+            case .sayHello:
+                hello?.begin()
             case .log(let words, let level):
                 log(words, level == .warning ? .warning : .info)
             case .preview(let run, let why):

@@ -21,7 +21,7 @@ final class Hello: @unchecked Sendable {
     }
 
     /// Starts a round of hellos unless one is already going.
-    func begin(because reason: String) {
+    func begin() {
         guard !inFlight, retry == nil else { return }
         send()
     }

@@ -1,6 +1,7 @@
 import BodyCore
 import Testing
 @testable import BodyConfig
+import BodyTestSupport
 
 @Suite("board files: every role, key, default and mistake (DESIGN 8)")
 struct BoardConfigTests {
@@ -114,7 +115,7 @@ struct BoardConfigTests {
 
     @Test("the shipped board files parse", arguments: ["board/raspberrypi.conf", "board/sim.conf"])
     func shipped(path: String) throws {
-        let b = try BoardConfig.parse(try readRepoFile(path), file: path)
+        let b = try BoardConfig.parse(try Repository.text(path), file: path)
         #expect(Set(b.outputs.keys) == Set(OutputRole.allCases))
         #expect(Set(b.buttons.keys) == Set(ButtonRole.allCases))
         #expect(b.buttons.values.allSatisfy { $0.debounce == Contact.defaultDebounce && $0.activeLow && $0.bias == .pullUp })
@@ -126,7 +127,7 @@ struct BoardConfigTests {
         let sim = BoardConfig.sim
         #expect(sim.simulated && sim.file == "sim")
         #expect(sim.lines.count == OutputRole.allCases.count + ButtonRole.allCases.count)
-        let shipped = try BoardConfig.parse(try readRepoFile("board/sim.conf"), file: "sim")
+        let shipped = try BoardConfig.parse(try Repository.text("board/sim.conf"), file: "sim")
         #expect(sim == shipped)
     }
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyConfig
+import BodyTestSupport
 
 @Suite("body.conf: every key, every default, every mistake (DESIGN 8)")
 struct BodyConfigTests {
@@ -55,7 +56,7 @@ struct BodyConfigTests {
 
     @Test("the shipped example parses", arguments: ["board/body.conf.example"])
     func shippedExample(path: String) throws {
-        let c = try BodyConfig.parse(try readRepoFile(path), file: "/etc/studio-body/body.conf")
+        let c = try BodyConfig.parse(try Repository.text(path), file: "/etc/studio-body/body.conf")
         #expect(c.silence == 60)
         #expect(c.boardFile == "/usr/local/share/studio-body/board/raspberrypi.conf")
     }

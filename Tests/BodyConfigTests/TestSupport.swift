@@ -24,9 +24,3 @@ func bodyRefusal(_ text: String, file: String = "/etc/body.conf") -> String? {
 func boardRefusal(_ text: String, file: String = "pi.conf") -> String? {
     refusal { () throws(ConfigError) in _ = try BoardConfig.parse(text, file: file) }
 }
-
-/// A file shipped in this repository, such as `board/raspberrypi.conf`.
-func readRepoFile(_ path: String) throws -> String {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-}

@@ -1,15 +1,14 @@
 import Foundation
 import Testing
 @testable import BodyCore
+import BodyTestSupport
 
 /// Runs Tests/Vectors/twopress.json, the language-neutral form of rule 3, so
 /// the Swift rule and every other implementation read the same cases.
 @Suite("TwoPress against Tests/Vectors/twopress.json")
 struct TwoPressVectorTests {
     static func vectors() throws -> JSON {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Vectors/twopress.json")
+        let url = Repository.url("Tests/Vectors/twopress.json")
         return try JSON.parse(Array(try Data(contentsOf: url)))
     }
 

@@ -61,18 +61,6 @@ struct HTTPStreamTests {
     }
 }
 
-@Suite("MJPEG framing")
-struct MultipartJPEGTests {
-    @Test("a frame is one whole part with its length")
-    func part() {
-        let jpeg: [UInt8] = [0xFF, 0xD8, 0x01, 0xFF, 0xD9]
-        let bytes = MultipartJPEG.part(jpeg)
-        let head = "--studio-body-frame\r\nContent-Type: image/jpeg\r\nContent-Length: 5\r\n\r\n"
-        #expect(bytes == Array(head.utf8) + jpeg + [13, 10])
-        #expect(MultipartJPEG.contentType == "multipart/x-mixed-replace; boundary=studio-body-frame")
-    }
-}
-
 @Suite("reply without a connection")
 struct DetachedReplyTests {
     @Test("a handler can be tested with a bare reply; the first answer wins")

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 @testable import BodyHTTP
+import BodyTestSupport
 
 /// Drives an HTTPServer on the test thread the way the body's loop does:
 /// poll its descriptor with its timeout, run it, fire due test timers.
@@ -103,13 +104,7 @@ final class RawClient: @unchecked Sendable {
         }
         var tv = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        connectLoopback(fd, port: port)
     }
 
     deinit { close(fd) }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import BodyTestSupport
 
 /// One request as the test server read it off the socket.
 struct Recorded: Sendable {
@@ -67,18 +68,10 @@ final class TestServer: Sendable {
         guard fd >= 0 else { throw TestServerError("socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &addr) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { a in
-                bind(fd, a, size) == 0 && getsockname(fd, a, &size) == 0
-            }
+        guard let bound = bindLoopback(fd, port: port) else {
+            close(fd); throw TestServerError("bind: \(String(cString: strerror(errno)))")
         }
-        guard ok else { close(fd); throw TestServerError("bind: \(String(cString: strerror(errno)))") }
-        return (fd, UInt16(bigEndian: addr.sin_port))
+        return (fd, bound)
     }
 
     private func acceptLoop() {

@@ -3,21 +3,15 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import BodyTestSupport
 
 /// The real `studio-body` binary, started on 127.0.0.1 with a port the kernel
 /// picks, a token file and a configuration written for the test.
 final class BodyProcess: @unchecked Sendable {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var binary: String {
-        ProcessInfo.processInfo.environment["STUDIO_BODY_BIN"] ?? root.appendingPathComponent(".build/debug/studio-body").path
-    }
-
-    let dir: URL
-    let token = "e2e-token-0123456789abcdef"
-    let process = Process()
-    private let errors = Pipe()
-    private let lock = NSLock()
-    private var logText = ""
+    private let run: BodyRun
+    var token: String { run.token }
+    var process: Process { run.process }
+    var log: String { run.log }
     private(set) var port: Int = 0
 
     /// Starts a body and waits (without blocking a test thread) until it serves.
@@ -30,66 +24,39 @@ final class BodyProcess: @unchecked Sendable {
 
     /// `config` is appended to a working configuration; `board` is a board file's text, or nil for `sim`.
     private init(config: String = "", oriel: String? = nil, silence: String? = nil, board: String? = nil) throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("studio-body-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let tokenFile = dir.appendingPathComponent("token")
-        try (token + "\n").write(to: tokenFile, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: tokenFile.path)
-        var boardLine = "sim"
-        if let board {
-            let f = dir.appendingPathComponent("board.conf")
-            try board.write(to: f, atomically: true, encoding: .utf8)
-            boardLine = f.path
+        run = try BodyRun("e2e", token: "e2e-token-0123456789abcdef") { dir, tokenFile in
+            var boardLine = "sim"
+            if let board {
+                let f = dir.appendingPathComponent("board.conf")
+                try board.write(to: f, atomically: true, encoding: .utf8)
+                boardLine = f.path
+            }
+            return """
+            [body]
+            name = studio
+            listen = 127.0.0.1:0
+            token-file = \(tokenFile)
+            [oriel]
+            \(oriel.map { "url = \($0)" } ?? "")
+            \(silence.map { "silence = \($0)" } ?? "")
+            [board]
+            file = \(boardLine)
+            \(config)
+            """
         }
-        let text = """
-        [body]
-        name = studio
-        listen = 127.0.0.1:0
-        token-file = \(tokenFile.path)
-        [oriel]
-        \(oriel.map { "url = \($0)" } ?? "")
-        \(silence.map { "silence = \($0)" } ?? "")
-        [board]
-        file = \(boardLine)
-        \(config)
-        """
-        let conf = dir.appendingPathComponent("body.conf")
-        try text.write(to: conf, atomically: true, encoding: .utf8)
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = ["--config", conf.path]
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        errors.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let data = h.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.logText += String(decoding: data, as: UTF8.self)
-            self.lock.unlock()
-        }
-        try process.run()
     }
 
     private func ready() async throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if let range = log.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                port = Int(log[range].split(separator: ":").last!)!
+            if let p = run.servingPort {
+                port = p
                 return
             }
             if !process.isRunning { break }
             await pause(0.02)
         }
         throw BodyFailed(words: "studio-body did not start: \(log)")
-    }
-
-    var log: String {
-        lock.lock(); defer { lock.unlock() }
-        return logText
-    }
-
-    deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-        try? FileManager.default.removeItem(at: dir)
     }
 
     // MARK: HTTP
@@ -148,21 +115,6 @@ final class BodyProcess: @unchecked Sendable {
 }
 
 struct BodyFailed: Error, CustomStringConvertible { var words: String; var description: String { words } }
-
-/// Waits on the test's own clock (these tests run a real process in real time).
-func pause(_ seconds: Double) async {
-    try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-}
-
-/// Polls `condition` until it holds or `within` seconds pass.
-func eventually(within: Double, every: Double = 0.05, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(within)
-    while Date() < deadline {
-        if try await condition() { return true }
-        await pause(every)
-    }
-    return try await condition()
-}
 
 extension Dictionary where Key == String, Value == Any {
     func string(_ k: String) -> String? { self[k] as? String }

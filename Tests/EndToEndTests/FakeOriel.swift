@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import BodyTestSupport
 
 /// Oriel's side of the hello: a tiny HTTP server on 127.0.0.1 that records
 /// every request and answers with the status the test sets.
@@ -25,19 +26,11 @@ final class FakeOriel: @unchecked Sendable {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard let bound = bindLoopback(fd, port: UInt16(port), listen: 16) else {
+            throw BodyFailed(words: "fake Oriel cannot listen: \(errno)")
         }
-        guard bound == 0, listen(fd, 16) == 0 else { throw BodyFailed(words: "fake Oriel cannot listen: \(errno)") }
-        var got = sockaddr_in()
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &got) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
         self.fd = fd
-        self.port = Int(UInt16(bigEndian: got.sin_port))
+        self.port = Int(bound)
         Thread.detachNewThread { [self] in serve() }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BodyTestSupport
 
 /// Oriel's silence, the hello, the stop, and the command line.
 @Suite("lifecycle")
@@ -137,7 +138,7 @@ struct LifecycleTests {
 
     func run(_ args: [String]) throws -> (Int32, String, String) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: BodyProcess.binary)
+        p.executableURL = URL(fileURLWithPath: Repository.studioBody)
         p.arguments = args
         let out = Pipe(), err = Pipe()
         p.standardOutput = out

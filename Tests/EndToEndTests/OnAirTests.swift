@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BodyTestSupport
 
 /// The lamp, the two-press and asking (DESIGN rules 1-6), through the real binary.
 @Suite("On Air, end to end")

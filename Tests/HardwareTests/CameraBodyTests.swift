@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import BodyHardware
+import BodyTestSupport
 
 /// The real `studio-body` binary with `[camera]` on vivid, driven the way
 /// Oriel drives it: pushes to /face, the preview over HTTP. VM only.
@@ -193,48 +194,30 @@ extension CameraBodyTests {
 
 /// The real binary on loopback with `[camera]` configured and the sim board.
 final class CameraBody: @unchecked Sendable {
-    let token = "camera-hil-token-0123456789"
-    let process = Process()
-    let dir: String
-    private let errors = Pipe()
-    private let lock = NSLock()
-    private var text = ""
+    private let run: BodyRun
+    var token: String { run.token }
+    var process: Process { run.process }
+    var log: String { run.log }
     private(set) var port = 0
 
     init(camera: String, size: String, fps: Int) throws {
-        dir = "/tmp/studio-body-camera-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try (token + "\n").write(toFile: "\(dir)/token", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: "\(dir)/token")
-        let conf = """
-        [body]
-        name = studio
-        listen = 127.0.0.1:0
-        token-file = \(dir)/token
-        [board]
-        file = sim
-        [camera]
-        device = \(camera)
-        size = \(size)
-        fps = \(fps)
-        """
-        try conf.write(toFile: "\(dir)/body.conf", atomically: true, encoding: .utf8)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["STUDIO_BODY_BIN"]
-                                    ?? root.appendingPathComponent(".build/debug/studio-body").path)
-        process.arguments = ["--config", "\(dir)/body.conf"]
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        errors.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let data = h.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock(); self.text += String(decoding: data, as: UTF8.self); self.lock.unlock()
+        run = try BodyRun("camera", token: "camera-hil-token-0123456789") { _, tokenFile in
+            """
+            [body]
+            name = studio
+            listen = 127.0.0.1:0
+            token-file = \(tokenFile)
+            [board]
+            file = sim
+            [camera]
+            device = \(camera)
+            size = \(size)
+            fps = \(fps)
+            """
         }
-        try process.run()
         let deadline = CameraHIL.now() + 30
         while CameraHIL.now() < deadline {
-            if let r = log.range(of: #"serving on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-               let p = Int(log[r].split(separator: ":").last ?? "") {
+            if let p = run.servingPort {
                 port = p
                 return
             }
@@ -243,13 +226,6 @@ final class CameraBody: @unchecked Sendable {
         }
         throw ClientError("studio-body did not start: \(log)")
     }
-
-    deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    var log: String { lock.lock(); defer { lock.unlock() }; return text }
 
     func get(_ path: String) throws -> CameraHTTPClient.Response {
         try CameraHTTPClient(port: port, path: path, token: token).response()

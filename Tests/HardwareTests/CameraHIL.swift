@@ -3,6 +3,7 @@ import Glibc
 import BodySystem
 import Testing
 import BodyHardware
+import BodyTestSupport
 
 /// Helpers for the camera tests that run in the VM (Tests/hil/camera-tests):
 /// real vivid and v4l2loopback drivers, no fakes.
@@ -76,5 +77,5 @@ enum CameraHIL {
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    static func now() -> Double { SystemClock.monotonic() }
+    static func now() -> Double { monotonicNow() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import BodyTestSupport
 
 /// A small HTTP/1.1 client over a plain socket, for the preview tests: it
 /// reads a chunked multipart stream part by part with arrival times, and can
@@ -22,14 +23,7 @@ final class CameraHTTPClient {
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else { Glibc.close(fd); throw ClientError("connect to port \(port): \(String(cString: strerror(errno)))") }
+        guard connectLoopback(fd, port: UInt16(port)) == 0 else { Glibc.close(fd); throw ClientError("connect to port \(port): \(String(cString: strerror(errno)))") }
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
         if !body.isEmpty { request += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
         let bytes = Array((request + "\r\n").utf8) + body

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import BodyHardware
+import BodyTestSupport
 
 /// v4l2loopback fed with JPEG frames by Tests/hil/jpeg-feeder: an MJPEG
 /// camera, whose frames pass through untouched.
@@ -27,7 +28,7 @@ struct CameraLoopbackTests {
     func passthrough() throws {
         let (dir, fed) = try fixtures()
         let feeder = Process()
-        let hil = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../hil/jpeg-feeder")
+        let hil = Repository.url("Tests/hil/jpeg-feeder")
         feeder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         feeder.arguments = [hil.path, CameraHIL.loopback, "640", "480", "15"] + (0..<fed.count).map { "\(dir)/\($0).jpg" }
         try feeder.run()

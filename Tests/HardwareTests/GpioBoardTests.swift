@@ -2,6 +2,7 @@ import BodyCore
 import BodyHardware
 import Glibc
 import Testing
+import BodyTestSupport
 
 /// Reads edges from `fd` until `count` came or `ms` passed without one.
 func collectEdges(_ board: GpioBoard, _ fd: Int32, count: Int, ms: Int32 = 2000) throws -> [ButtonEdge] {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import BodySystem
+import BodyTestSupport
 
 /// Tests run inside the HIL VM only (Tests/hil/gpio-tests sets this).
 let insideHIL = ProcessInfo.processInfo.environment["STUDIO_BODY_HIL"] == "1"
@@ -118,7 +119,6 @@ final class GpioSimChip {
 }
 
 /// Seconds on CLOCK_MONOTONIC, the kernel timestamps' scale.
-func monotonicNow() -> Double { SystemClock.monotonic() }
 
 /// poll(2) events on `fd` within `ms` (0 when none came).
 func waitReadable(_ fd: Int32, ms: Int32 = 2000) -> Int16 {

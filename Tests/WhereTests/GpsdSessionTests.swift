@@ -3,6 +3,7 @@ import BodyHardware
 import Foundation
 import Glibc
 import Testing
+import BodyTestSupport
 
 /// The adapter's own line handling over a real loopback socket: gpsd's side is
 /// played by the test, so a line can be torn and the connection closed mid-line.
@@ -16,18 +17,10 @@ struct GpsdSessionTests {
 
         init() throws {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let ok = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, len) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &len) == 0
-                }
-            }
+            let bound = bindLoopback(fd, listen: 4)
             listener = fd
-            port = UInt16(bigEndian: addr.sin_port)
-            guard ok else { throw FixtureError("peer: \(String(cString: strerror(errno)))") }
+            port = bound ?? 0
+            guard bound != nil else { throw FixtureError("peer: \(String(cString: strerror(errno)))") }
         }
 
         /// Accepts the session and returns the first thing it said.
@@ -109,7 +102,10 @@ struct GpsdSessionTests {
 
     @Test("nothing listening: the open fails in words")
     func refused() throws {
-        let port = try GpsdFixture.freePort()
+        // A port nothing listens on: bound a moment, then let go.
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let port = try #require(bindLoopback(probe))
+        close(probe)
         #expect(throws: GpsdError.self) { _ = try GpsdSession.open(host: "127.0.0.1", port: port) }
         do {
             _ = try GpsdSession.open(host: "127.0.0.1", port: port)
@@ -118,4 +114,9 @@ struct GpsdSessionTests {
             #expect(error.description.hasPrefix("gpsd: cannot connect to 127.0.0.1:\(port): "))
         }
     }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
 }

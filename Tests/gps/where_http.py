@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """GET /where through the real studio-body daemon, from a real gpsd fed by
-gpsfake on loopback (issue 5). Every case runs at once, so the 15 s waits
-overlap. Exits non-zero when any case fails.
+gpsfake on loopback (issue 5): the thirteen /where scenarios, once, from the
+outside (the configuration's [location], HTTP, /status's where, the journal's
+words). Every case runs at once, so the 15 s waits overlap. Exits non-zero
+when any case fails.
 
     where_http.py [CASE ...]      (default: every case)
 """
@@ -80,6 +82,7 @@ def two_d(c, gpsd, body):
     c.check(status == 200, "status %s: %s" % (status, j))
     c.check("altitude" not in j, "a 2D fix gave altitude %s" % j.get("altitude"))
     c.check(near(j.get("lat"), LAT), "lat %s" % j.get("lat"))
+    c.check("accuracy_m" in j, "a 2D fix gave no accuracy_m")
 
 
 def no_estimate(c, gpsd, body):
@@ -87,6 +90,7 @@ def no_estimate(c, gpsd, body):
     c.note("%s after %.2f s: %s" % (status, took, j))
     c.check(status == 200, "status %s: %s" % (status, j))
     c.check("accuracy_m" in j and j["accuracy_m"] is None, "accuracy_m %r" % j.get("accuracy_m", "absent"))
+    c.check(near(j.get("lat"), LAT), "lat %s" % j.get("lat"))
     # gpsd says the receiver's cycle is 1 s: the hold is that, not the 15 s deadline.
     c.check(took < 5, "answered after %.2f s" % took)
 
@@ -124,6 +128,11 @@ def not_running(c, gpsd, body):
     c.check(status == 503, "status %s" % status)
     c.check(j.get("error") == "gpsd is not running at 127.0.0.1:%d" % gpsd.port, "words %r" % j.get("error"))
     c.check(took < 0.5, "took %.2f s" % took)
+    c.check(not body.watching(), "/status says still watching")
+    cannot = "gpsd: cannot connect to 127.0.0.1:%d: " % gpsd.port
+    c.check(body.log.count(cannot) == 1, "the log says %r %d times" % (cannot, body.log.count(cannot)))
+    body.get("/where")
+    c.check(body.log.count(cannot) == 1, "a repeated problem is logged again: %d times" % body.log.count(cannot))
 
 
 def not_allowed(c, gpsd, body):
@@ -150,6 +159,8 @@ def killed(c, gpsd, body):
     c.check(j.get("error") == "no fresh fix within 15 s (gpsd stopped answering)", "words %r" % j.get("error"))
     c.check(late < 1, "answered %.2f s after gpsd died" % late)
     c.check(not body.watching(), "/status says still watching")
+    lost = "gpsd: lost the watch at 127.0.0.1:%d: " % gpsd.port
+    c.check(lost in body.log, "the log does not say %r" % lost)
 
 
 def shared(c, gpsd, body):
@@ -164,6 +175,11 @@ def shared(c, gpsd, body):
     c.check(not body.watching(), "/status says still watching")
     c.check(settles(lambda: gpsd.detached() == 1), "gpsd detached %d clients" % gpsd.detached())
     c.check(gpsd.connections() == 0, "%d connections left to gpsd" % gpsd.connections())
+    # Nothing measures between requests: the next one opens a new watch.
+    status, j, took = body.get("/where")
+    c.check(status == 200, "the next request: status %s: %s" % (status, j))
+    c.check(gpsd.watches() == 2, "gpsd saw %d watches after the next request" % gpsd.watches())
+    c.check(settles(lambda: gpsd.detached() == 2), "gpsd detached %d clients after the next request" % gpsd.detached())
 
 
 def client_leaves(c, gpsd, body):

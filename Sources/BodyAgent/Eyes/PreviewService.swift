@@ -32,9 +32,6 @@ public final class PreviewService {
     static let boundary = "frame"
     public static let streamContentType = "multipart/x-mixed-replace; boundary=\(boundary)"
 
-    /// Called after the preview starts or stops (by itself or by `run`), so the
-    /// agent can refresh what `/status` shows.
-    public var onChange: (() -> Void)?
     /// Called when the capture stops by itself (unplugged, or a read failed),
     /// with the words `words` now says after "stopped: ": the gate hears of it
     /// (`EyesGate.cameraGone`) and runs again only after a fresh opening.
@@ -86,7 +83,6 @@ public final class PreviewService {
             camera = opened
             idleWakeups = 0
             say("eyes: preview running: \(opened.format) (\(why))")
-            onChange?()
         } catch let error as CameraError {
             stoppedWhy = error.kind == .absent ? "camera not found (\(device))" : error.description
             say("eyes: preview not started (\(why)): \(error)")
@@ -133,9 +129,6 @@ public final class PreviewService {
             self.loop.cancel(gone.timer)
         }
     }
-
-    /// Number of `/preview` clients being fed.
-    public var clients: Int { streams.count }
 
     // MARK: - the capture
 
@@ -193,7 +186,6 @@ public final class PreviewService {
         waiting.removeAll()
         if wasRunning {
             say("eyes: preview stopped: \(why)" + (cause.map { " (\($0))" } ?? ""))
-            onChange?()
         }
     }
 

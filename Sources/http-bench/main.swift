@@ -1,0 +1,48 @@
+// http-bench: the HTTP server alone with a trivial handler, for wrk.
+// Not a test and not part of the body: scripts/bench runs it and points wrk at it
+// (docs/benchmarks.md, "HTTP server alone").
+//
+//   http-bench [PORT [SECONDS]]     defaults 18790 and 15
+//
+// Serves `GET /status` (any path) with {"ok":true} on 127.0.0.1:PORT for SECONDS,
+// then prints "http-bench: served N requests" and exits 1 if it served none.
+import BodyHTTP
+import BodySystem
+import Foundation
+import Glibc
+
+/// Serves until `seconds` have passed; the number of requests answered.
+func serve(port: UInt16, seconds: Double) throws(HTTPServerError) -> Int {
+    let body = Array(#"{"ok":true}"#.utf8)
+    var served = 0
+    let server = try HTTPServer(listen: "127.0.0.1", port: port, log: { _ in }, handler: { _, reply in
+        served += 1
+        reply.send(.json(200, body))
+    })
+    print("http-bench: serving on 127.0.0.1:\(port) for \(seconds) s")
+    let end = SystemClock.monotonic() + seconds
+    while SystemClock.monotonic() < end {
+        let wait = min(end - SystemClock.monotonic(), server.timeout() ?? 1)
+        var pfd = pollfd(fd: server.pollDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&pfd, 1, Int32((max(0, wait) * 1000).rounded(.up)))
+        server.run()
+    }
+    server.stop()
+    return served
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.count <= 2,
+      let port = UInt16(arguments.first ?? "18790"),
+      let seconds = Double(arguments.dropFirst().first ?? "15") else {
+    FileHandle.standardError.write(Data("usage: http-bench [PORT [SECONDS]]\n".utf8))
+    exit(2)
+}
+do {
+    let served = try serve(port: port, seconds: seconds)
+    print("http-bench: served \(served) requests")
+    exit(served > 0 ? 0 : 1)
+} catch {
+    FileHandle.standardError.write(Data("http-bench: cannot serve on 127.0.0.1:\(port): \(error)\n".utf8))
+    exit(1)
+}
