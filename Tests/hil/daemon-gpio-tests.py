@@ -282,6 +282,115 @@ def bounce(chip, body):
     body.ears()
 
 
+PULSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "gpio-pulse")
+
+
+def pulse(chip, line, steps, background=False):
+    """Pulls through Tests/hil/gpio-pulse: d = pull-down, u = pull-up, +N = wait N us.
+    Returns (first write, last write) on CLOCK_MONOTONIC, in seconds."""
+    cmd = [PULSE, f"{chip.sim(line)}/pull"] + steps.split()
+    if background:
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
+    return int(out[0]) / 1e9, int(out[1]) / 1e9
+
+
+def bounced(k, gap=0):
+    """A pressed tap (the onair button is active low: d is pressed) with k
+    bounces, ending released: 2k + 2 writes, back to back unless `gap` us."""
+    wait = f" +{gap}" if gap else ""
+    return " ".join(["d"] + [f"{wait} u{wait} d" for _ in range(k)] + [f"{wait} u"]).replace("  ", " ").strip()
+
+
+def shapes(chip, body):
+    """Issue 11: each bounced shape is exactly one press (the first press of a
+    two-press: one arm), buttons.onair.held matches the line afterwards, and
+    no release counts as a press."""
+    def fresh():
+        body.push({"on": True})
+        body.push({"on": False})  # the state moved: any arming is dropped
+        body.ears()
+        time.sleep(0.3)
+
+    def line_pressed():
+        return chip.value("GPIO23") == 0
+
+    def after(name, before, span, settle=0.3):
+        time.sleep(settle)
+        n = presses_logged(body) - before
+        s = body.status()
+        held = s["buttons"]["onair"]["held"]
+        check(n == 1 and s["onair"]["value"] == "armed",
+              f"{name} ({span * 1000:.2f} ms of writes): one press, armed ({n} presses, {s['onair']['value']})")
+        check(held == line_pressed(), f"{name}: buttons.onair.held {held} matches the line (pressed {line_pressed()})")
+
+    cases = [("a 1 ms tap", "d +1000 u")] + [(f"a tap with {k} bounces ending released", bounced(k)) for k in (2, 4, 8)]
+    for name, steps in cases:
+        # The VM's timing is noisy: a try counts when its writes fell inside 5 ms.
+        for attempt in range(1, 5):
+            fresh()
+            before = presses_logged(body)
+            first, last = pulse(chip, "GPIO23", steps)
+            if last - first < 0.005:
+                break
+            time.sleep(0.3)
+            print(f"     {name}: try {attempt} took {(last - first) * 1000:.2f} ms of writes, again", flush=True)
+        if check(last - first < 0.005, f"{name}: the writes took {(last - first) * 1000:.2f} ms (inside 5 ms)"):
+            after(name, before, last - first)
+
+    fresh()
+    before = presses_logged(body)
+    first, last = pulse(chip, "GPIO23", "d u d u d")
+    after("a press whose bounce ends held down", before, last - first)
+    chip.pull("GPIO23", "pull-up")
+    time.sleep(0.3)
+    s = body.status()["buttons"]["onair"]
+    check(s["held"] is False and presses_logged(body) - before == 1,
+          f"its release: held false, still one press ({s}, {presses_logged(body) - before})")
+
+    fresh()
+    before = presses_logged(body)
+    first, last = pulse(chip, "GPIO23", "d +200000 u d u d u d u")
+    after("a clean press, then a release that bounces", before, last - first)
+    time.sleep(0.5)
+    check(presses_logged(body) - before == 1, "the bouncing release counted no press")
+
+    fresh()
+    before = presses_logged(body)
+    noise = " ".join(["+300000 u +40 d"] * 5)
+    proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
+    time.sleep(0.8)
+    mid = body.status()["buttons"]["onair"]["held"]
+    out = proc.communicate(timeout=10)[0].split()
+    span = (int(out[1]) - int(out[0])) / 1e9
+    check(mid is True, f"a long hold with noise: held while down ({mid})")
+    after("a long hold with noise", before, span)
+
+
+def bouncy_two_press(chip, body):
+    body.push({"on": True})
+    body.push({"on": False})
+    body.ears()
+    time.sleep(0.3)
+    tap = bounced(4)
+    pulse(chip, "GPIO23", f"{tap} +600000 {tap}")
+    items = wait_for(body.ears, 3)
+    check(len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
+          f"two bounced taps 0.6 s apart confirm: one onair request with on=true ({items})")
+    body.push({"on": True})  # Oriel answers: the request is settled
+    body.push({"on": False})
+    body.ears()
+    time.sleep(0.3)
+    before = presses_logged(body)
+    pulse(chip, "GPIO23", f"{tap} +200000 {tap}")
+    time.sleep(0.6)
+    check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
+          f"a graze of two bounced taps 0.2 s apart only arms: armed, nothing in /ears ({presses_logged(body) - before} presses)")
+    body.push({"on": True})
+    body.push({"on": False})
+    body.ears()
+
+
 def held(chip, body):
     body.push({"on": False})
     body.ears()
@@ -370,7 +479,8 @@ def main():
     print("     " + out.stdout.strip().replace("\n", "\n     "), flush=True)
     body = Daemon(binary, workdir, BOARD.format(lamp_active="high", button=LOW_BUTTON))
     scenarios = [("pushes", lambda: lamp_follows_pushes(chip, body)), ("two-press", lambda: two_press(chip, body)),
-                 ("bounce", lambda: bounce(chip, body)), ("held", lambda: held(chip, body)),
+                 ("bounce", lambda: bounce(chip, body)), ("shapes", lambda: shapes(chip, body)),
+                 ("bouncy-two-press", lambda: bouncy_two_press(chip, body)), ("held", lambda: held(chip, body)),
                  ("chip", lambda: chip_down_up(chip, body)), ("sigterm", lambda: sigterm(chip, body)),
                  ("lamp-off", lambda: lamp_off(chip, body, binary, workdir)),
                  ("active-low", lambda: active_low(chip, body, binary, workdir))]
