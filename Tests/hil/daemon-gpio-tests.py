@@ -287,12 +287,19 @@ PULSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "gpio-pu
 
 def pulse(chip, line, steps, background=False):
     """Pulls through Tests/hil/gpio-pulse: d = pull-down, u = pull-up, +N = wait N us.
-    Returns (first write, last write) on CLOCK_MONOTONIC, in seconds."""
+    Returns `written`'s (first, last, times) on CLOCK_MONOTONIC, in seconds
+    (with `background`, the process: read its output with `written`)."""
     cmd = [PULSE, f"{chip.sim(line)}/pull"] + steps.split()
     if background:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.split()
-    return int(out[0]) / 1e9, int(out[1]) / 1e9
+    return written(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+def written(text):
+    """gpio-pulse's output: (first, last, [the time after each write]) in seconds."""
+    lines = text.split("\n")
+    first, last, _ = lines[0].split()
+    return int(first) / 1e9, int(last) / 1e9, [int(t) / 1e9 for t in lines[1].split()]
 
 
 def bounced(k, gap=0):
@@ -330,7 +337,7 @@ def shapes(chip, body):
         for attempt in range(1, 5):
             fresh()
             before = presses_logged(body)
-            first, last = pulse(chip, "GPIO23", steps)
+            first, last, _ = pulse(chip, "GPIO23", steps)
             if last - first < 0.005:
                 break
             time.sleep(0.3)
@@ -340,7 +347,7 @@ def shapes(chip, body):
 
     fresh()
     before = presses_logged(body)
-    first, last = pulse(chip, "GPIO23", "d u d u d")
+    first, last, _ = pulse(chip, "GPIO23", "d u d u d")
     after("a press whose bounce ends held down", before, last - first)
     chip.pull("GPIO23", "pull-up")
     time.sleep(0.3)
@@ -348,23 +355,41 @@ def shapes(chip, body):
     check(s["held"] is False and presses_logged(body) - before == 1,
           f"its release: held false, still one press ({s}, {presses_logged(body) - before})")
 
-    fresh()
-    before = presses_logged(body)
-    first, last = pulse(chip, "GPIO23", "d +200000 u d u d u d u")
-    after("a clean press, then a release that bounces", before, last - first)
-    time.sleep(0.5)
-    check(presses_logged(body) - before == 1, "the bouncing release counted no press")
+    # A try counts when the release's bounce really lasted under 5 ms (a VM
+    # stall can stretch it past the window, and then it is a press for real).
+    for attempt in range(1, 4):
+        fresh()
+        before = presses_logged(body)
+        first, last, times = pulse(chip, "GPIO23", "d +200000 u d u d u d u")
+        bounce_span = times[-1] - times[1]
+        if bounce_span < 0.005:
+            break
+        print(f"     a release that bounces: try {attempt} bounced for {bounce_span * 1000:.2f} ms, again", flush=True)
+        time.sleep(0.5)
+    if check(bounce_span < 0.005, f"a release that bounces: its bounce lasted {bounce_span * 1000:.2f} ms (under 5 ms)"):
+        after("a clean press, then a release that bounces", before, last - first)
+        time.sleep(0.5)
+        check(presses_logged(body) - before == 1, "the bouncing release counted no press")
 
-    fresh()
-    before = presses_logged(body)
+    # Noise: five blips up of 40 us during a 1.8 s hold, then a release that
+    # bounces for 200 us. A try counts when every blip and bounce really lasted under 5 ms (a VM stall can stretch one past
+    # the window, and then it is a release and a press for real).
     noise = " ".join(["+300000 u +40 d"] * 5)
-    proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
-    time.sleep(0.8)
-    mid = body.status()["buttons"]["onair"]["held"]
-    out = proc.communicate(timeout=10)[0].split()
-    span = (int(out[1]) - int(out[0])) / 1e9
-    check(mid is True, f"a long hold with noise: held while down ({mid})")
-    after("a long hold with noise", before, span)
+    for attempt in range(1, 4):
+        fresh()
+        before = presses_logged(body)
+        proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
+        time.sleep(0.8)
+        mid = body.status()["buttons"]["onair"]["held"]
+        first, last, times = written(proc.communicate(timeout=10)[0])
+        blip = max(times[i + 1] - times[i] for i in (1, 3, 5, 7, 9, 11, 12))  # the blips and the release's bounce
+        if blip < 0.005:
+            break
+        print(f"     a long hold with noise: try {attempt} had a blip of {blip * 1000:.2f} ms, again", flush=True)
+        time.sleep(0.5)
+    if check(blip < 0.005, f"a long hold with noise: its longest blip lasted {blip * 1000:.2f} ms (under 5 ms)"):
+        check(mid is True, f"a long hold with noise: held while down ({mid})")
+        after("a long hold with noise", before, last - first)
 
 
 def bouncy_two_press(chip, body):

@@ -6,7 +6,9 @@
 //   d      write "pull-down"        u      write "pull-up"
 //   +N     wait N microseconds (spins on CLOCK_MONOTONIC below 2 ms)
 // Prints "FIRST_NS LAST_NS WRITES": CLOCK_MONOTONIC just before the first
-// write and just after the last (the kernel's edge timestamps' clock).
+// write and just after the last (the kernel's edge timestamps' clock), then
+// a second line with the time after each write, so a caller can tell a VM
+// stall (a blip that lasted longer than asked) from the code's doing.
 //
 // It runs at SCHED_FIFO 99 when allowed (root in the VM), above the kernel's
 // threaded GPIO handlers (FIFO 50): otherwise each write wakes the handler,
@@ -58,6 +60,8 @@ int main(int argc, char **argv) {
     }
     uint64_t first = 0, last = 0;
     int writes = 0;
+    uint64_t *times = calloc((size_t)argc, sizeof *times);
+    if (!times) { fprintf(stderr, "gpio-pulse: out of memory\n"); return 1; }
     for (int i = 2; i < argc; i++) {
         const char *step = argv[i];
         if (step[0] == '+') {
@@ -75,9 +79,12 @@ int main(int argc, char **argv) {
             return 1;
         }
         last = now_ns();
-        writes++;
+        times[writes++] = last;
     }
     close(fd);
     printf("%llu %llu %d\n", (unsigned long long)first, (unsigned long long)last, writes);
+    for (int i = 0; i < writes; i++) printf("%s%llu", i ? " " : "", (unsigned long long)times[i]);
+    printf("\n");
+    free(times);
     return 0;
 }
