@@ -295,11 +295,38 @@ def pulse(chip, line, steps, background=False):
     return written(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
+STALLED_WRITE = 0.008  # the bounce window is 10 ms: a stall that long hides the new level from its reading
+
+
 def written(text):
-    """gpio-pulse's output: (first, last, [the time after each write]) in seconds."""
+    """gpio-pulse's output: (first, last, [the time after each write]) in
+    seconds. Raises Stalled when a write took longer than STALLED_WRITE: the
+    VM stalled inside gpio-sim between the edge's interrupt and the new
+    value, so a reading then sees the old level (no real line does that)."""
     lines = text.split("\n")
     first, last, _ = lines[0].split()
+    took = max(int(t) for t in lines[2].split()) / 1e9
+    if took > STALLED_WRITE:
+        raise Stalled(took)
     return int(first) / 1e9, int(last) / 1e9, [int(t) / 1e9 for t in lines[1].split()]
+
+
+class Stalled(Exception):
+    def __init__(self, took):
+        self.took = took
+        super().__init__(f"a write took {took * 1000:.2f} ms")
+
+
+def trying(name, run, tries=4):
+    """Runs one shape until a try's writes were not stalled (see `written`)."""
+    for attempt in range(1, tries + 1):
+        try:
+            return run()
+        except Stalled as e:
+            print(f"     {name}: try {attempt}: {e} (the VM stalled), again", flush=True)
+            time.sleep(0.5)
+    check(False, f"{name}: every try had a stalled write")
+    return None
 
 
 def bounced(k, gap=0):
@@ -314,6 +341,7 @@ def shapes(chip, body):
     two-press: one arm), buttons.onair.held matches the line afterwards, and
     no release counts as a press."""
     def fresh():
+        chip.pull("GPIO23", "pull-up")  # released, also after a try that ended down
         body.push({"on": True})
         body.push({"on": False})  # the state moved: any arming is dropped
         body.ears()
@@ -334,10 +362,14 @@ def shapes(chip, body):
     cases = [("a 1 ms tap", "d +1000 u")] + [(f"a tap with {k} bounces ending released", bounced(k)) for k in (2, 4, 8)]
     for name, steps in cases:
         # The VM's timing is noisy: a try counts when its writes fell inside 5 ms.
-        for attempt in range(1, 5):
+        def one():
             fresh()
-            before = presses_logged(body)
-            first, last, _ = pulse(chip, "GPIO23", steps)
+            return presses_logged(body), pulse(chip, "GPIO23", steps)
+        for attempt in range(1, 5):
+            got = trying(name, one)
+            if got is None:
+                return
+            before, (first, last, _) = got
             if last - first < 0.005:
                 break
             time.sleep(0.3)
@@ -345,9 +377,10 @@ def shapes(chip, body):
         if check(last - first < 0.005, f"{name}: the writes took {(last - first) * 1000:.2f} ms (inside 5 ms)"):
             after(name, before, last - first)
 
-    fresh()
-    before = presses_logged(body)
-    first, last, _ = pulse(chip, "GPIO23", "d u d u d")
+    def bounce_down():
+        fresh()
+        return presses_logged(body), pulse(chip, "GPIO23", "d u d u d")
+    before, (first, last, _) = trying("a press whose bounce ends held down", bounce_down)
     after("a press whose bounce ends held down", before, last - first)
     chip.pull("GPIO23", "pull-up")
     time.sleep(0.3)
@@ -358,9 +391,10 @@ def shapes(chip, body):
     # A try counts when the release's bounce really lasted under 5 ms (a VM
     # stall can stretch it past the window, and then it is a press for real).
     for attempt in range(1, 4):
-        fresh()
-        before = presses_logged(body)
-        first, last, times = pulse(chip, "GPIO23", "d +200000 u d u d u d u")
+        def release_bounce():
+            fresh()
+            return presses_logged(body), pulse(chip, "GPIO23", "d +200000 u d u d u d u")
+        before, (first, last, times) = trying("a release that bounces", release_bounce)
         bounce_span = times[-1] - times[1]
         if bounce_span < 0.005:
             break
@@ -376,12 +410,14 @@ def shapes(chip, body):
     # the window, and then it is a release and a press for real).
     noise = " ".join(["+300000 u +40 d"] * 5)
     for attempt in range(1, 4):
-        fresh()
-        before = presses_logged(body)
-        proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
-        time.sleep(0.8)
-        mid = body.status()["buttons"]["onair"]["held"]
-        first, last, times = written(proc.communicate(timeout=10)[0])
+        def hold():
+            fresh()
+            before = presses_logged(body)
+            proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
+            time.sleep(0.8)
+            mid = body.status()["buttons"]["onair"]["held"]
+            return before, mid, written(proc.communicate(timeout=10)[0])
+        before, mid, (first, last, times) = trying("a long hold with noise", hold)
         blip = max(times[i + 1] - times[i] for i in (1, 3, 5, 7, 9, 11, 12))  # the blips and the release's bounce
         if blip < 0.005:
             break
@@ -393,21 +429,29 @@ def shapes(chip, body):
 
 
 def bouncy_two_press(chip, body):
-    body.push({"on": True})
-    body.push({"on": False})
-    body.ears()
-    time.sleep(0.3)
+    def fresh():
+        chip.pull("GPIO23", "pull-up")
+        body.push({"on": True})  # Oriel answers: any request is settled
+        body.push({"on": False})  # and the state moved: any arming is dropped
+        body.ears()
+        time.sleep(0.3)
+
     tap = bounced(4)
-    pulse(chip, "GPIO23", f"{tap} +600000 {tap}")
-    items = wait_for(body.ears, 3)
-    check(len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
+
+    def confirm():
+        fresh()
+        pulse(chip, "GPIO23", f"{tap} +600000 {tap}")
+        return wait_for(body.ears, 3)
+    items = trying("two bounced taps", confirm)
+    check(items is not None and len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
           f"two bounced taps 0.6 s apart confirm: one onair request with on=true ({items})")
-    body.push({"on": True})  # Oriel answers: the request is settled
-    body.push({"on": False})
-    body.ears()
-    time.sleep(0.3)
-    before = presses_logged(body)
-    pulse(chip, "GPIO23", f"{tap} +200000 {tap}")
+
+    def graze():
+        fresh()
+        before = presses_logged(body)
+        pulse(chip, "GPIO23", f"{tap} +200000 {tap}")
+        return before
+    before = trying("a graze of bounced taps", graze)
     time.sleep(0.6)
     check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
           f"a graze of two bounced taps 0.2 s apart only arms: armed, nothing in /ears ({presses_logged(body) - before} presses)")

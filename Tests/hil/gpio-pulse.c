@@ -7,8 +7,11 @@
 //   +N     wait N microseconds (spins on CLOCK_MONOTONIC below 2 ms)
 // Prints "FIRST_NS LAST_NS WRITES": CLOCK_MONOTONIC just before the first
 // write and just after the last (the kernel's edge timestamps' clock), then
-// a second line with the time after each write, so a caller can tell a VM
-// stall (a blip that lasted longer than asked) from the code's doing.
+// a second line with the time after each write and a third with how long
+// each write took, so a caller can tell a VM stall from the code's doing: a
+// blip that lasted longer than asked, or a write stalled inside gpio-sim,
+// which fires the edge's interrupt before it changes the line's value (a
+// reader in that gap sees the old level, as no real line behaves).
 //
 // It runs at SCHED_FIFO 99 when allowed (root in the VM), above the kernel's
 // threaded GPIO handlers (FIFO 50): otherwise each write wakes the handler,
@@ -61,7 +64,8 @@ int main(int argc, char **argv) {
     uint64_t first = 0, last = 0;
     int writes = 0;
     uint64_t *times = calloc((size_t)argc, sizeof *times);
-    if (!times) { fprintf(stderr, "gpio-pulse: out of memory\n"); return 1; }
+    uint64_t *took = calloc((size_t)argc, sizeof *took);
+    if (!times || !took) { fprintf(stderr, "gpio-pulse: out of memory\n"); return 1; }
     for (int i = 2; i < argc; i++) {
         const char *step = argv[i];
         if (step[0] == '+') {
@@ -73,18 +77,23 @@ int main(int argc, char **argv) {
         }
         const char *pull = strcmp(step, "d") == 0 ? "pull-down" : strcmp(step, "u") == 0 ? "pull-up" : NULL;
         if (!pull) { fprintf(stderr, "gpio-pulse: bad step \"%s\" (d, u or +MICROSECONDS)\n", step); return 2; }
-        if (!writes) first = now_ns();
+        uint64_t before = now_ns();
+        if (!writes) first = before;
         if (pwrite(fd, pull, strlen(pull), 0) < 0) {
             fprintf(stderr, "gpio-pulse: cannot write \"%s\" to %s: %s\n", pull, path, strerror(errno));
             return 1;
         }
         last = now_ns();
+        took[writes] = last - before;
         times[writes++] = last;
     }
     close(fd);
     printf("%llu %llu %d\n", (unsigned long long)first, (unsigned long long)last, writes);
     for (int i = 0; i < writes; i++) printf("%s%llu", i ? " " : "", (unsigned long long)times[i]);
     printf("\n");
+    for (int i = 0; i < writes; i++) printf("%s%llu", i ? " " : "", (unsigned long long)took[i]);
+    printf("\n");
     free(times);
+    free(took);
     return 0;
 }
