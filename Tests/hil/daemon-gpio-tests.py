@@ -295,14 +295,15 @@ def pulse(chip, line, steps, background=False):
     return written(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
 
-STALLED_WRITE = 0.008  # the bounce window is 10 ms: a stall that long hides the new level from its reading
+STALLED_WRITE = 0.008  # the bounce window is 10 ms: a stall that long spreads a shape's edges past it
 
 
 def written(text):
     """gpio-pulse's output: (first, last, [the time after each write]) in
     seconds. Raises Stalled when a write took longer than STALLED_WRITE: the
-    VM stalled inside gpio-sim between the edge's interrupt and the new
-    value, so a reading then sees the old level (no real line does that)."""
+    VM stalled inside gpio-sim, which stamps the edge when it raises the
+    interrupt and sets the value after, so the shape's edges lie further
+    apart than asked (a second press is then real as far as the kernel says)."""
     lines = text.split("\n")
     first, last, _ = lines[0].split()
     took = max(int(t) for t in lines[2].split()) / 1e9

@@ -9,9 +9,9 @@
 // write and just after the last (the kernel's edge timestamps' clock), then
 // a second line with the time after each write and a third with how long
 // each write took, so a caller can tell a VM stall from the code's doing: a
-// blip that lasted longer than asked, or a write stalled inside gpio-sim,
-// which fires the edge's interrupt before it changes the line's value (a
-// reader in that gap sees the old level, as no real line behaves).
+// blip that lasted longer than asked, or a write stalled inside gpio-sim
+// (which raises the edge's interrupt, stamped then, before it sets the
+// value), either of which spreads a shape's edges further than asked.
 //
 // It runs at SCHED_FIFO 99 when allowed (root in the VM), above the kernel's
 // threaded GPIO handlers (FIFO 50): otherwise each write wakes the handler,
