@@ -170,6 +170,8 @@ public final class Agent: @unchecked Sendable {
                 // A camera that cannot be opened counts as gone: the gate then
                 // waits for a fresh opening rather than retrying the device.
                 if run && !preview.running { cameraGone(preview.stoppedWhy) }
+            case .readLevel(let role):
+                readLevel(role)
             }
         }
     }

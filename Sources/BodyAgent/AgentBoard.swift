@@ -36,17 +36,36 @@ extension Agent {
     func edgesReadable(_ fd: Int32) {
         guard let board else { return }
         do {
-            for edge in try board.readEdges(from: fd) {
-                perform(body.edge(edge, at: Agent.moment(), ids: { Ids.fresh() }))
-            }
-            if board.lostEdges != lostEdgesSaid {
-                log("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
-                lostEdgesSaid = board.lostEdges
-            }
+            try feedEdges(from: fd, of: board)
         } catch {
             boardLost(error)
         }
         settle()
+    }
+
+    /// Every edge waiting on `fd` into the rules, in order.
+    func feedEdges(from fd: Int32, of board: any Board) throws(BoardError) {
+        for edge in try board.readEdges(from: fd) {
+            perform(body.edge(edge, at: Agent.moment(), ids: { Ids.fresh() }))
+        }
+        if board.lostEdges != lostEdgesSaid {
+            log("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
+            lostEdgesSaid = board.lostEdges
+        }
+    }
+
+    /// `.readLevel`: a button's bounce window ended or its hold is due. The
+    /// edges still waiting in the kernel go in first (they are older than
+    /// the reading), then the line's real level, read now, settles the contact.
+    func readLevel(_ role: ButtonRole) {
+        guard let board else { return }
+        do {
+            for fd in board.edgeDescriptors { try feedEdges(from: fd, of: board) }
+            let pressed = try board.isPressed(role)
+            perform(body.level(role, pressed: pressed, at: Agent.moment(), ids: { Ids.fresh() }))
+        } catch {
+            boardLost(error)
+        }
     }
 
     /// The chip went away (or a line call failed): say so once, let go of

@@ -126,10 +126,11 @@ public struct Body: Equatable, Sendable {
 
     // MARK: The clock
 
-    /// Lets time pass: ends a contact's bounce window or reports its hold,
+    /// Lets time pass: asks for a line reading (`.readLevel`) when a
+    /// contact's bounce window ends or its hold is due,
     /// drops an arming that ran out, ends requests whose wait ran out
     /// (withdrawing their items, rule 6), notices Oriel's silence and `until`
-    /// passing. `ids` as for `edge` (a bounce window can end in a press).
+    /// passing. `ids` as for `edge`.
     public mutating func tick(at now: Moment, ids: () -> String) -> [BodyAction] {
         let before = gate.verdict
         var actions: [BodyAction] = []

@@ -13,6 +13,9 @@ public enum BodyAction: Equatable, Sendable {
     /// said while it is stopped. A camera that does not start is reported back
     /// with `Body.cameraGone`.
     case preview(run: Bool, why: String)
+    /// A button's bounce window ended, or its hold is due: read the line's
+    /// real level now (not its last edge) and hand it to `Body.level`.
+    case readLevel(ButtonRole)
 }
 
 /// How loud a `.log` line is; the agent maps it to the journal's priority.

@@ -21,6 +21,19 @@ extension Body {
         return actions + gateMoved(from: before)
     }
 
+    /// A button's line read now, because `.readLevel` asked: its contact
+    /// settles to the real level (a release, a quiet down, or the hold).
+    /// `now` is when the line was read.
+    public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String) -> [BodyAction] {
+        guard var c = contacts[button] else { return [] }
+        let before = gate.verdict
+        let events = c.level(pressed: pressed, at: now.mono)
+        contacts[button] = c
+        var actions: [BodyAction] = []
+        for event in events { said(event, of: button, at: now, ids: ids, &actions) }
+        return actions + gateMoved(from: before)
+    }
+
     /// What one contact event brings about.
     mutating func said(_ event: Contact.Event, of button: ButtonRole, at now: Moment,
                                ids: () -> String, _ actions: inout [BodyAction]) {
@@ -35,6 +48,8 @@ extension Body {
             actions.append(.log("button \(name) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning))
         case .release(_, let wasHeld):
             if wasHeld { actions.append(.log("button \(name) released after being held", .info)) }
+        case .readLevel:
+            actions.append(.readLevel(button))
         }
     }
 

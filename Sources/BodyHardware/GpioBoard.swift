@@ -5,16 +5,15 @@ import BodySystem
 /// requested through libgpiod (1.x or 2.x, whichever the build found).
 ///
 /// Outputs are requested dark. Buttons deliver edge events on their own
-/// descriptors with the kernel's CLOCK_MONOTONIC timestamps; the caller's
-/// `Contact` filters bounce from them. When the chip goes away, calls throw
+/// descriptors with the kernel's CLOCK_MONOTONIC timestamps, never
+/// kernel-debounced (on either API); the caller's `Contact` filters bounce
+/// from them on the leading edge and reads `isPressed` when a window ends. When the chip goes away, calls throw
 /// `.chipGone`: release this board and open a new one when it is back.
 public final class GpioBoard: Board {
     public let outputs: [OutputRole]
     public let buttons: [ButtonRole]
     public let found: [(role: String, line: FoundLine)]
     public private(set) var lostEdges = 0
-    /// Buttons whose debounce the kernel does as well (libgpiod 2.x).
-    public let kernelDebounced: [ButtonRole]
 
     /// 1 or 2: the libgpiod API this build uses.
     public static var libgpiodAPI: Int { GpioLibrary.api }
@@ -34,12 +33,11 @@ public final class GpioBoard: Board {
     private let chipWatch: GpioChipWatch?
     private var released = false
 
-    /// Finds every line by name and requests it. `kernelDebounce` asks the
-    /// kernel (libgpiod 2.x) to debounce too; its debounce waits for the
-    /// contact to settle, so it delays every edge by about the period.
+    /// Finds every line by name and requests it. Buttons get no kernel
+    /// debounce: on libgpiod 2.x it would stamp every edge once the line had
+    /// been stable for the period, a press that late (docs/decisions.md).
     public init(outputs: [OutputRole: LineWiring], buttons: [ButtonRole: LineWiring],
-                consumer: String = "studio-body", kernelDebounce: Bool = true,
-                devDirectory: String = "/dev") throws(BoardError) {
+                consumer: String = "studio-body", devDirectory: String = "/dev") throws(BoardError) {
         let outputRoles = OutputRole.allCases.filter { outputs[$0] != nil }
         let buttonRoles = ButtonRole.allCases.filter { buttons[$0] != nil }
         var uses: [String: String] = [:]
@@ -71,10 +69,9 @@ public final class GpioBoard: Board {
         }
         for role in buttonRoles {
             guard let wiring = buttons[role], let place = places[wiring.name] else { continue }
-            let micros = kernelDebounce ? UInt(max(0, wiring.debounce) * 1_000_000) : 0
             do throws(Errno) {
                 let request = try GpioRequest.input(chipPath: place.path, offset: place.line.offset, consumer: consumer,
-                                                    activeLow: wiring.activeLow, bias: wiring.bias, debounceMicroseconds: micros)
+                                                    activeLow: wiring.activeLow, bias: wiring.bias)
                 buttonLines[role] = Line(request: request, found: place.line, what: "button \(role.rawValue)")
             } catch {
                 releaseAll()
@@ -88,7 +85,6 @@ public final class GpioBoard: Board {
         self.buttonLines = buttonLines
         self.chipWatch = chipWatch
         self.buttonByFD = Dictionary(uniqueKeysWithValues: buttonLines.map { ($0.value.request.fd, $0.key) })
-        self.kernelDebounced = buttonRoles.filter { buttonLines[$0]?.request.kernelDebounced == true }
         self.found = outputRoles.compactMap { r in outputLines[r].map { (r.rawValue, $0.found) } }
             + buttonRoles.compactMap { r in buttonLines[r].map { ("button \(r.rawValue)", $0.found) } }
     }

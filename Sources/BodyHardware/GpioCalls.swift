@@ -69,9 +69,6 @@ final class GpioChip {
 /// The C type is `sb_gpio_request`.
 final class GpioRequest {
     private var handle: OpaquePointer?
-    /// True when the kernel debounces this input (libgpiod 2.x).
-    private(set) var kernelDebounced = false
-
     private init(handle: OpaquePointer) { self.handle = handle }
 
     deinit { release() }
@@ -83,15 +80,11 @@ final class GpioRequest {
         }.get())
     }
 
-    /// The C function is `sb_gpio_request_input_edges`.
-    static func input(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, bias: Bias, debounceMicroseconds: UInt) throws(Errno) -> GpioRequest {
-        var debounced: Int32 = 0
-        let h = try pointerOrErrno {
-            sb_gpio_request_input_edges(chipPath, offset, consumer, activeLow ? 1 : 0, bias.cValue, debounceMicroseconds, &debounced)
-        }.get()
-        let request = GpioRequest(handle: h)
-        request.kernelDebounced = debounced != 0
-        return request
+    /// Both edges, no kernel debounce. The C function is `sb_gpio_request_input_edges`.
+    static func input(chipPath: String, offset: UInt32, consumer: String, activeLow: Bool, bias: Bias) throws(Errno) -> GpioRequest {
+        GpioRequest(handle: try pointerOrErrno {
+            sb_gpio_request_input_edges(chipPath, offset, consumer, activeLow ? 1 : 0, bias.cValue)
+        }.get())
     }
 
     var fd: Int32 { handle.map { sb_gpio_fd($0) } ?? -1 }

@@ -85,10 +85,7 @@ sb_gpio_request *sb_gpio_request_output(const char *chip_path, unsigned int offs
 }
 
 sb_gpio_request *sb_gpio_request_input_edges(const char *chip_path, unsigned int offset,
-                                             const char *consumer, int active_low, int bias,
-                                             unsigned long debounce_us, int *debounced) {
-    (void)debounce_us; // v1 has no kernel debounce: the caller debounces.
-    if (debounced) *debounced = 0;
+                                             const char *consumer, int active_low, int bias) {
     sb_gpio_request *r = open_line(chip_path, offset);
     if (!r) return NULL;
     int flags = bias_flags(bias) | (active_low ? GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW : 0);

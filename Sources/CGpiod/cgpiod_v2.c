@@ -110,9 +110,9 @@ sb_gpio_request *sb_gpio_request_output(const char *chip_path, unsigned int offs
     return r;
 }
 
-static int input_settings(struct gpiod_line_settings *s, int active_low, int bias, unsigned long debounce_us) {
+// No debounce period: the kernel's would delay every edge by it.
+static int input_settings(struct gpiod_line_settings *s, int active_low, int bias) {
     gpiod_line_settings_set_active_low(s, active_low != 0);
-    gpiod_line_settings_set_debounce_period_us(s, debounce_us);
     if (gpiod_line_settings_set_direction(s, GPIOD_LINE_DIRECTION_INPUT) < 0) return -1;
     if (gpiod_line_settings_set_edge_detection(s, GPIOD_LINE_EDGE_BOTH) < 0) return -1;
     if (gpiod_line_settings_set_bias(s, bias_value(bias)) < 0) return -1;
@@ -120,32 +120,15 @@ static int input_settings(struct gpiod_line_settings *s, int active_low, int bia
 }
 
 sb_gpio_request *sb_gpio_request_input_edges(const char *chip_path, unsigned int offset,
-                                             const char *consumer, int active_low, int bias,
-                                             unsigned long debounce_us, int *debounced) {
-    if (debounced) *debounced = 0;
+                                             const char *consumer, int active_low, int bias) {
     sb_gpio_request *r = calloc(1, sizeof *r);
     if (!r) { errno = ENOMEM; return NULL; }
     r->offset = offset;
     r->fd = -1;
     struct gpiod_chip *chip = gpiod_chip_open(chip_path);
     struct gpiod_line_settings *s = gpiod_line_settings_new();
-    if (chip && s && input_settings(s, active_low, bias, debounce_us) == 0) {
+    if (chip && s && input_settings(s, active_low, bias) == 0)
         r->request = request_one(chip, offset, consumer, s);
-        // A kernel without debounce refuses the request: take the edges raw,
-        // the caller's own debounce still holds.
-        if (!r->request && debounce_us > 0 && errno == EINVAL
-            && input_settings(s, active_low, bias, 0) == 0) {
-            r->request = request_one(chip, offset, consumer, s);
-        }
-    }
-    if (r->request && debounced && debounce_us > 0) {
-        struct gpiod_line_info *info = gpiod_chip_get_line_info(chip, offset);
-        if (info) {
-            *debounced = gpiod_line_info_is_debounced(info)
-                && gpiod_line_info_get_debounce_period_us(info) > 0;
-            gpiod_line_info_free(info);
-        }
-    }
     int e = errno;
     gpiod_line_settings_free(s);
     if (chip) gpiod_chip_close(chip);

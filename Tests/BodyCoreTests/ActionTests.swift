@@ -24,7 +24,8 @@ struct EdgeActionTests {
             == [.log("button onair: asked Oriel (onair, id r1)", .info), .wakePolls])
         #expect(body.edge(.onair, down: false, at: 102.003).isEmpty, "bounce")
         #expect(body.edge(.onair, down: true, at: 102.006).isEmpty, "bounce")
-        #expect(body.tick(at: Moment(102.5)) == [])
+        #expect(body.tick(at: Moment(102.5)) == [.readLevel(.onair)], "the window ended: read the line")
+        #expect(body.read(.onair, down: true, at: 102.5).isEmpty)
         #expect(body.outbox.items.map(\.request) == [request("onair", "r1", ["on": .bool(true), "by": .string("studio")])])
         #expect(body.contacts[.onair]?.bounces == 4)
     }
@@ -38,16 +39,39 @@ struct EdgeActionTests {
         #expect(body.outbox.items.isEmpty)
     }
 
-    @Test("a release bouncing back down inside the window presses when the window ends, in tick")
-    func pressAtWindowEnd() throws {
+    @Test("a release bouncing back down inside the window goes down quietly: a reading never presses")
+    func releaseBounceNoPress() throws {
         var body = try wired()
         _ = body.edge(.onair, down: true, at: 101)
         _ = body.edge(.onair, down: false, at: 101.5)
         #expect(body.edge(.onair, down: true, at: 101.505).isEmpty)
         #expect(body.nextDue(at: Moment(101.505)) == 101.51)
-        #expect(body.tick(at: Moment(101.51), ids: { "w1" })
-            == [.log("button onair: asked Oriel (onair, id w1)", .info), .wakePolls])
-        #expect(body.onair.asking.out?.at.mono == 101.505, "the press counts at the raw edge's time")
+        #expect(body.tick(at: Moment(101.51), ids: { "w1" }) == [.readLevel(.onair)])
+        #expect(body.read(.onair, down: true, at: 101.51, id: "w1").isEmpty)
+        #expect(body.contacts[.onair]?.isDown == true)
+        #expect(body.outbox.items.isEmpty)
+    }
+
+    @Test("a bounced 1 ms tap whose edges all say released arms, and the reading releases it")
+    func tapReportedReleased() throws {
+        var body = try wired()
+        #expect(body.edge(.onair, down: false, at: 101) == [.log(armedWords, .info)])
+        #expect(body.edge(.onair, down: false, at: 101.0005).isEmpty)
+        #expect(body.edge(.onair, down: false, at: 101.001).isEmpty)
+        #expect(body.nextDue(at: Moment(101.001)) == 101.01)
+        #expect(body.tick(at: Moment(101.01)) == [.readLevel(.onair)])
+        #expect(body.read(.onair, down: false, at: 101.011).isEmpty)
+        #expect(body.contacts[.onair]?.isDown == false)
+        // The second bounced tap 0.6 s later confirms.
+        #expect(body.edge(.onair, down: false, at: 101.6, id: "r2")
+            == [.log("button onair: asked Oriel (onair, id r2)", .info), .wakePolls])
+        #expect(body.outbox.items.count == 1)
+    }
+
+    @Test("a reading on a button that was never wired does nothing")
+    func readUnwired() {
+        var body = studio(at: 100)
+        #expect(body.read(.onair, down: true, at: 101).isEmpty)
     }
 
     @Test("the press counts at the edge's own time; the wall clock is set back to it")
@@ -63,10 +87,14 @@ struct EdgeActionTests {
     func heldFromEdges() throws {
         var body = try wired()
         _ = body.edge(.kill, down: true, at: 101)
+        #expect(body.nextDue(at: Moment(101.005)) == 101.01, "the bounce window's end")
+        #expect(body.tick(at: Moment(101.01)) == [.readLevel(.kill)])
+        #expect(body.read(.kill, down: true, at: 101.01).isEmpty)
         #expect(body.nextDue(at: Moment(101.5)) == 106, "the kill's arming runs out first")
         #expect(body.tick(at: Moment(106)).isEmpty)
         #expect(body.nextDue(at: Moment(106)) == 111)
-        #expect(body.tick(at: Moment(111)) == [.log(
+        #expect(body.tick(at: Moment(111)) == [.readLevel(.kill)], "read before saying held")
+        #expect(body.read(.kill, down: true, at: 111) == [.log(
             "button kill held for 10 s: stuck, or a broken normally-closed wire; it will not press again until released",
             .warning)])
         #expect(body.tick(at: Moment(120)).isEmpty, "once per hold")
@@ -80,7 +108,8 @@ struct EdgeActionTests {
         var body = studio(at: 100)
         body.wire(.onair, down: true, at: 100)
         #expect(body.contacts[.onair]?.isDown == true)
-        #expect(body.tick(at: Moment(110)).contains(.log(
+        #expect(body.tick(at: Moment(110)) == [.readLevel(.onair)])
+        #expect(body.read(.onair, down: true, at: 110).contains(.log(
             "button onair held for 10 s: stuck, or a broken normally-closed wire; it will not press again until released",
             .warning)))
         #expect(body.edge(.onair, down: false, at: 111) == [.log("button onair released after being held", .info)])
@@ -118,6 +147,8 @@ struct EdgeActionTests {
             == [.log("button camera: asked Oriel (eyes, id c1)", .info), .wakePolls])
         #expect(body.camera.asks == ["c1": 101])
         #expect(body.edge(.camera, down: false, at: 101.1).isEmpty)
+        #expect(body.tick(at: Moment(101.11)) == [.readLevel(.camera)])
+        #expect(body.read(.camera, down: false, at: 101.11).isEmpty)
         #expect(body.tick(at: Moment(116)).isEmpty, "withdrawn quietly at 15 s")
         #expect(body.outbox.items.isEmpty)
     }
@@ -161,6 +192,8 @@ struct ActionTests {
         _ = body.edge(.onair, down: false, at: 101.1)
         _ = body.edge(.onair, down: true, at: 102, id: "r1")
         _ = body.edge(.onair, down: false, at: 102.1)
+        _ = body.tick(at: Moment(102.11))
+        _ = body.read(.onair, down: false, at: 102.11)
         #expect(try body.face(#"{"onair":{"on":true,"phase":"live"}}"#, at: 103).isEmpty)
         #expect(body.onAirValue(at: Moment(103)) == "on")
         #expect(body.tick(at: Moment(117)).isEmpty, "nothing runs out")
@@ -181,6 +214,8 @@ struct ActionTests {
         _ = body.edge(.onair, down: false, at: 101.1)
         _ = body.edge(.onair, down: true, at: 102, id: "r1")
         _ = body.edge(.onair, down: false, at: 102.1)
+        _ = body.tick(at: Moment(102.11))
+        _ = body.read(.onair, down: false, at: 102.11)
         #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not start On Air within 15 s", withdrawn: true))
         #expect(body.outbox.items.isEmpty)
     }

@@ -4,9 +4,21 @@ import Glibc
 import Testing
 import BodyTestSupport
 
-// Edges: bounce, kernel debounce, lost edges. Part of GpioBoardTests so
+// Edges: bounce, latency, lost edges. Part of GpioBoardTests so
 // that every test's chips and line names are alone in the kernel.
 extension GpioBoardTests {
+    /// Edges and readings through `contact` as the agent does it: each
+    /// edge in, and whenever the contact asks, the line's real level.
+    private func feed(_ contact: inout Contact, _ board: GpioBoard, _ edges: [ButtonEdge]) throws -> [Contact.Event] {
+        var events = edges.flatMap { contact.edge(pressed: $0.pressed, at: $0.at) }
+        let ticked = contact.tick(at: monotonicNow())
+        events += ticked
+        if ticked.contains(.readLevel) {
+            events += contact.level(pressed: try board.isPressed(.onair), at: monotonicNow())
+        }
+        return events
+    }
+
     /// One bounce: five pulls through one descriptor, ending pressed, read
     /// back as edges and fed through a fresh `Contact`.
     private func bounceOnce(_ chip: GpioSimChip, _ board: GpioBoard, _ fd: Int32) throws
@@ -20,76 +32,77 @@ extension GpioBoardTests {
         var edges: [ButtonEdge] = []
         while waitReadable(fd, ms: 100) != 0 { edges += try board.readEdges(from: fd) }
         var presses: [Double] = []
-        var events = edges.flatMap { contact.edge(pressed: $0.pressed, at: $0.at) }
-        events += contact.tick(at: monotonicNow())
-        for case .press(let at) in events { presses.append(at - start) }
+        for case .press(let at) in try feed(&contact, board, edges) { presses.append(at - start) }
         return (span, edges.count, presses, contact.isDown)
     }
 
-    @Test("contact bounce within 5 ms reaches the two-press as one press", arguments: [false, true])
-    func bounceIsOnePress(kernelDebounce: Bool) throws {
+    @Test("contact bounce within 5 ms reaches the two-press as one press, and the contact ends at the line's level")
+    func bounceIsOnePress() throws {
         let chip = try GpioSimChip("sbt-a", lines: ["SBT_BTN"])
-        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN")], kernelDebounce: kernelDebounce)
+        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN")])
         defer { board.release() }
         let fd = try #require(board.edgeDescriptors.first)
         let ms = { (v: Double) in String(format: "%.2f", v * 1000) }
         // The VM's timing is noisy: a try counts when all five pulls fell
         // inside 5 ms. Each such try must be exactly one press, whether the
-        // kernel reported one edge or several.
+        // kernel reported one edge or several, in whichever direction.
         var counted = 0
         for attempt in 1...10 where counted < 3 {
             let r = try bounceOnce(chip, board, fd)
-            print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion) kernel debounce \(!board.kernelDebounced.isEmpty) try \(attempt): 5 pulls in \(ms(r.span)) ms gave \(r.edges) edges, presses at \(r.presses.map(ms)) ms")
+            print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion) try \(attempt): 5 pulls in \(ms(r.span)) ms gave \(r.edges) edges, presses at \(r.presses.map(ms)) ms")
             guard r.span < 0.005 else { continue }
             counted += 1
             #expect(r.presses.count == 1, "try \(attempt): \(r.edges) edges")
+            #expect(r.down == (try board.isPressed(.onair)))
             #expect(r.down)
         }
         #expect(counted > 0, "no try put five pulls inside 5 ms")
     }
 
-    @Test("kernel debounce is asked for on libgpiod 2.x only")
-    func kernelDebounce() throws {
-        let chip = try GpioSimChip("sbt-a", lines: ["SBT_BTN", "SBT_RAW"])
-        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN", debounce: 0.010),
-                                                         .kill: LineWiring(name: "SBT_RAW", debounce: 0)])
-        defer { board.release() }
-        #expect(board.kernelDebounced == (GpioBoard.libgpiodAPI == 2 ? [.onair] : []))
-        _ = chip
-    }
-
-    @Test("an edge's delay from the pull to its timestamp, raw and kernel-debounced", arguments: [false, true])
-    func latency(kernelDebounce: Bool) throws {
+    @Test("from the pull to the press counted: the edge's timestamp and the contact's press, on this API")
+    func latency() throws {
         let chip = try GpioSimChip("sbt-a", lines: ["SBT_BTN"])
-        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN", debounce: 0.010)], kernelDebounce: kernelDebounce)
+        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN", debounce: 0.010)])
         defer { board.release() }
         let fd = try #require(board.edgeDescriptors.first)
+        var contact = Contact(debounce: 0.010, down: try board.isPressed(.onair), at: monotonicNow())
         var stamp: [Double] = []
-        var seen: [Double] = []
+        var counted: [Double] = []
+        var pulled: [Double] = []
         for i in 0..<20 {
+            let pull = i % 2 == 0 ? "pull-up" : "pull-down"
             let before = monotonicNow()
-            try chip.setPull("SBT_BTN", i % 2 == 0 ? "pull-up" : "pull-down")
+            try chip.setPull("SBT_BTN", pull)
             let edges = try collectEdges(board, fd, count: 1)
-            let now = monotonicNow()
             guard let e = edges.first else { Issue.record("no edge for pull \(i)"); return }
-            #expect(e.pressed == (i % 2 == 0))
+            let events = edges.flatMap { contact.edge(pressed: $0.pressed, at: $0.at) }
+            let now = monotonicNow()
             // The kernel stamps the edge on CLOCK_MONOTONIC after the pull was
             // written and before the edge could be read: a timestamp from
             // another clock, in the wrong unit or from an earlier edge lies outside.
             #expect(e.at >= before && e.at <= now,
                     "pull \(i): edge stamped \(e.at), pull written at \(before), edge read by \(now)")
-            stamp.append(e.at - before)
-            seen.append(now - before)
+            if i % 2 == 0 {
+                #expect(events == [.press(at: e.at)], "pull \(i)")
+                stamp.append(e.at - before)
+                counted.append(now - e.at)
+                pulled.append(now - before)
+            }
+            // Let the window end and settle before the next pull.
+            usleep(20_000)
+            _ = try feed(&contact, board, try board.readEdges(from: fd))
+            #expect(contact.isDown == (try board.isPressed(.onair)))
         }
-        stamp.sort(); seen.sort()
+        stamp.sort(); counted.sort(); pulled.sort()
         let ms = { (v: Double) in String(format: "%.2f", v * 1000) }
-        print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion) kernel debounce \(!board.kernelDebounced.isEmpty): 20 edges, timestamp after pull median \(ms(stamp[10])) ms max \(ms(stamp[19])); readable after pull median \(ms(seen[10])) ms max \(ms(seen[19]))")
+        let n = stamp.count
+        print("gpio-tests: libgpiod \(GpioBoard.libgpiodVersion): \(n) presses; pull to edge timestamp median \(ms(stamp[n / 2])) ms max \(ms(stamp[n - 1])); edge timestamp to press counted median \(ms(counted[n / 2])) ms max \(ms(counted[n - 1])); pull to press counted median \(ms(pulled[n / 2])) ms max \(ms(pulled[n - 1]))")
     }
 
     @Test("on libgpiod 2.x a gap in sequence numbers is counted as lost edges")
     func lostEdges() throws {
         let chip = try GpioSimChip("sbt-a", lines: ["SBT_BTN"])
-        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN", debounce: 0)], kernelDebounce: false)
+        let board = try GpioBoard(outputs: [:], buttons: [.onair: LineWiring(name: "SBT_BTN", debounce: 0)])
         defer { board.release() }
         let fd = try #require(board.edgeDescriptors.first)
         // More edges than the kernel's buffer (16 per line) holds, unread.

@@ -282,6 +282,185 @@ def bounce(chip, body):
     body.ears()
 
 
+PULSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "gpio-pulse")
+
+
+def pulse(chip, line, steps, background=False):
+    """Pulls through Tests/hil/gpio-pulse: d = pull-down, u = pull-up, +N = wait N us.
+    Returns `written`'s (first, last, times) on CLOCK_MONOTONIC, in seconds
+    (with `background`, the process: read its output with `written`)."""
+    cmd = [PULSE, f"{chip.sim(line)}/pull"] + steps.split()
+    if background:
+        return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    return written(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+
+
+STALLED_WRITE = 0.008  # the bounce window is 10 ms: a stall that long spreads a shape's edges past it
+
+
+def written(text):
+    """gpio-pulse's output: (first, last, [the time after each write]) in
+    seconds. Raises Stalled when a write took longer than STALLED_WRITE: the
+    VM stalled inside gpio-sim, which stamps the edge when it raises the
+    interrupt and sets the value after, so the shape's edges lie further
+    apart than asked (a second press is then real as far as the kernel says)."""
+    lines = text.split("\n")
+    first, last, _ = lines[0].split()
+    took = max(int(t) for t in lines[2].split()) / 1e9
+    if took > STALLED_WRITE:
+        raise Stalled(took)
+    return int(first) / 1e9, int(last) / 1e9, [int(t) / 1e9 for t in lines[1].split()]
+
+
+class Stalled(Exception):
+    def __init__(self, took):
+        self.took = took
+        super().__init__(f"a write took {took * 1000:.2f} ms")
+
+
+def trying(name, run, tries=4):
+    """Runs one shape until a try's writes were not stalled (see `written`)."""
+    for attempt in range(1, tries + 1):
+        try:
+            return run()
+        except Stalled as e:
+            print(f"     {name}: try {attempt}: {e} (the VM stalled), again", flush=True)
+            time.sleep(0.5)
+    check(False, f"{name}: every try had a stalled write")
+    return None
+
+
+def bounced(k, gap=0):
+    """A pressed tap (the onair button is active low: d is pressed) with k
+    bounces, ending released: 2k + 2 writes, back to back unless `gap` us."""
+    wait = f" +{gap}" if gap else ""
+    return " ".join(["d"] + [f"{wait} u{wait} d" for _ in range(k)] + [f"{wait} u"]).replace("  ", " ").strip()
+
+
+def shapes(chip, body):
+    """Issue 11: each bounced shape is exactly one press (the first press of a
+    two-press: one arm), buttons.onair.held matches the line afterwards, and
+    no release counts as a press."""
+    def fresh():
+        chip.pull("GPIO23", "pull-up")  # released, also after a try that ended down
+        body.push({"on": True})
+        body.push({"on": False})  # the state moved: any arming is dropped
+        body.ears()
+        time.sleep(0.3)
+
+    def line_pressed():
+        return chip.value("GPIO23") == 0
+
+    def after(name, before, span, settle=0.3):
+        time.sleep(settle)
+        n = presses_logged(body) - before
+        s = body.status()
+        held = s["buttons"]["onair"]["held"]
+        check(n == 1 and s["onair"]["value"] == "armed",
+              f"{name} ({span * 1000:.2f} ms of writes): one press, armed ({n} presses, {s['onair']['value']})")
+        check(held == line_pressed(), f"{name}: buttons.onair.held {held} matches the line (pressed {line_pressed()})")
+
+    cases = [("a 1 ms tap", "d +1000 u")] + [(f"a tap with {k} bounces ending released", bounced(k)) for k in (2, 4, 8)]
+    for name, steps in cases:
+        # The VM's timing is noisy: a try counts when its writes fell inside 5 ms.
+        def one():
+            fresh()
+            return presses_logged(body), pulse(chip, "GPIO23", steps)
+        for attempt in range(1, 5):
+            got = trying(name, one)
+            if got is None:
+                return
+            before, (first, last, _) = got
+            if last - first < 0.005:
+                break
+            time.sleep(0.3)
+            print(f"     {name}: try {attempt} took {(last - first) * 1000:.2f} ms of writes, again", flush=True)
+        if check(last - first < 0.005, f"{name}: the writes took {(last - first) * 1000:.2f} ms (inside 5 ms)"):
+            after(name, before, last - first)
+
+    def bounce_down():
+        fresh()
+        return presses_logged(body), pulse(chip, "GPIO23", "d u d u d")
+    before, (first, last, _) = trying("a press whose bounce ends held down", bounce_down)
+    after("a press whose bounce ends held down", before, last - first)
+    chip.pull("GPIO23", "pull-up")
+    time.sleep(0.3)
+    s = body.status()["buttons"]["onair"]
+    check(s["held"] is False and presses_logged(body) - before == 1,
+          f"its release: held false, still one press ({s}, {presses_logged(body) - before})")
+
+    # A try counts when the release's bounce really lasted under 5 ms (a VM
+    # stall can stretch it past the window, and then it is a press for real).
+    for attempt in range(1, 4):
+        def release_bounce():
+            fresh()
+            return presses_logged(body), pulse(chip, "GPIO23", "d +200000 u d u d u d u")
+        before, (first, last, times) = trying("a release that bounces", release_bounce)
+        bounce_span = times[-1] - times[1]
+        if bounce_span < 0.005:
+            break
+        print(f"     a release that bounces: try {attempt} bounced for {bounce_span * 1000:.2f} ms, again", flush=True)
+        time.sleep(0.5)
+    if check(bounce_span < 0.005, f"a release that bounces: its bounce lasted {bounce_span * 1000:.2f} ms (under 5 ms)"):
+        after("a clean press, then a release that bounces", before, last - first)
+        time.sleep(0.5)
+        check(presses_logged(body) - before == 1, "the bouncing release counted no press")
+
+    # Noise: five blips up of 40 us during a 1.8 s hold, then a release that
+    # bounces for 200 us. A try counts when every blip and bounce really lasted under 5 ms (a VM stall can stretch one past
+    # the window, and then it is a release and a press for real).
+    noise = " ".join(["+300000 u +40 d"] * 5)
+    for attempt in range(1, 4):
+        def hold():
+            fresh()
+            before = presses_logged(body)
+            proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
+            time.sleep(0.8)
+            mid = body.status()["buttons"]["onair"]["held"]
+            return before, mid, written(proc.communicate(timeout=10)[0])
+        before, mid, (first, last, times) = trying("a long hold with noise", hold)
+        blip = max(times[i + 1] - times[i] for i in (1, 3, 5, 7, 9, 11, 12))  # the blips and the release's bounce
+        if blip < 0.005:
+            break
+        print(f"     a long hold with noise: try {attempt} had a blip of {blip * 1000:.2f} ms, again", flush=True)
+        time.sleep(0.5)
+    if check(blip < 0.005, f"a long hold with noise: its longest blip lasted {blip * 1000:.2f} ms (under 5 ms)"):
+        check(mid is True, f"a long hold with noise: held while down ({mid})")
+        after("a long hold with noise", before, last - first)
+
+
+def bouncy_two_press(chip, body):
+    def fresh():
+        chip.pull("GPIO23", "pull-up")
+        body.push({"on": True})  # Oriel answers: any request is settled
+        body.push({"on": False})  # and the state moved: any arming is dropped
+        body.ears()
+        time.sleep(0.3)
+
+    tap = bounced(4)
+
+    def confirm():
+        fresh()
+        pulse(chip, "GPIO23", f"{tap} +600000 {tap}")
+        return wait_for(body.ears, 3)
+    items = trying("two bounced taps", confirm)
+    check(items is not None and len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
+          f"two bounced taps 0.6 s apart confirm: one onair request with on=true ({items})")
+
+    def graze():
+        fresh()
+        before = presses_logged(body)
+        pulse(chip, "GPIO23", f"{tap} +200000 {tap}")
+        return before
+    before = trying("a graze of bounced taps", graze)
+    time.sleep(0.6)
+    check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
+          f"a graze of two bounced taps 0.2 s apart only arms: armed, nothing in /ears ({presses_logged(body) - before} presses)")
+    body.push({"on": True})
+    body.push({"on": False})
+    body.ears()
+
+
 def held(chip, body):
     body.push({"on": False})
     body.ears()
@@ -370,7 +549,8 @@ def main():
     print("     " + out.stdout.strip().replace("\n", "\n     "), flush=True)
     body = Daemon(binary, workdir, BOARD.format(lamp_active="high", button=LOW_BUTTON))
     scenarios = [("pushes", lambda: lamp_follows_pushes(chip, body)), ("two-press", lambda: two_press(chip, body)),
-                 ("bounce", lambda: bounce(chip, body)), ("held", lambda: held(chip, body)),
+                 ("bounce", lambda: bounce(chip, body)), ("shapes", lambda: shapes(chip, body)),
+                 ("bouncy-two-press", lambda: bouncy_two_press(chip, body)), ("held", lambda: held(chip, body)),
                  ("chip", lambda: chip_down_up(chip, body)), ("sigterm", lambda: sigterm(chip, body)),
                  ("lamp-off", lambda: lamp_off(chip, body, binary, workdir)),
                  ("active-low", lambda: active_low(chip, body, binary, workdir))]

@@ -34,7 +34,7 @@ typedef struct sb_gpio_edge {
 int sb_gpio_api(void);
 /// The library's own version string, e.g. "1.6.3" or "2.1.3".
 const char *sb_gpio_library_version(void);
-/// 1 when edges carry sequence numbers and kernel debounce can be asked for.
+/// 1 when edges carry sequence numbers (API 2).
 int sb_gpio_has_seqno(void);
 
 sb_gpio_chip *sb_gpio_chip_open(const char *path);
@@ -52,11 +52,12 @@ int sb_gpio_find_line(sb_gpio_chip *chip, const char *name, unsigned int *offset
 sb_gpio_request *sb_gpio_request_output(const char *chip_path, unsigned int offset,
                                         const char *consumer, int active_low, int value);
 /// Requests one input line with both edges, CLOCK_MONOTONIC timestamps and
-/// `bias`. With `debounce_us` > 0 and API 2, asks the kernel to debounce;
-/// `*debounced` says whether the kernel took it.
+/// `bias`, and no kernel debounce on either API: the kernel's debounce
+/// reports an edge only once the line has been stable for the whole period,
+/// so every press would count that much late (docs/decisions.md, GPIO). The
+/// caller filters bounce on the leading edge.
 sb_gpio_request *sb_gpio_request_input_edges(const char *chip_path, unsigned int offset,
-                                             const char *consumer, int active_low, int bias,
-                                             unsigned long debounce_us, int *debounced);
+                                             const char *consumer, int active_low, int bias);
 /// The descriptor that is readable when edges wait (non-blocking).
 int sb_gpio_fd(sb_gpio_request *req);
 /// Logical value: 1 = active.
