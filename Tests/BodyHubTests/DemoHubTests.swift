@@ -103,7 +103,8 @@ struct DemoHubTests {
         body.restart(boot: "boot-2")
 
         #expect(body.waitFor(3) { body.faces.count == 2 })
-        #expect(body.polls.last?.contains("after=0") == true)
+        // The hub pushes the face before it polls again: wait for that poll too.
+        #expect(body.waitFor(3) { body.polls.last?.contains("after=0") == true })
         #expect(lines.withLock { $0.contains { $0.hasPrefix("demo hub: the studio body restarted (boot boot-2)") } })
     }
 }
