@@ -112,6 +112,7 @@ public final class Agent: @unchecked Sendable {
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
+                                        trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
                                         log: { [log] in log($0) },
                                         handler: { [unowned self] request, reply in self.handle(request, reply) })
             self.server = server

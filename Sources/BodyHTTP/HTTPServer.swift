@@ -50,10 +50,22 @@ public final class HTTPServer {
     /// watched for a client that hung up.
     var hangups: HangupWatch?
 
-    public init(listen host: String, port: UInt16, maxBody: Int = 65536,
+    let limits: HTTPLimits
+    /// Whether a request showed the token: its connection is then kept alive
+    /// without the head deadline (`HTTPLimits.headDeadline`).
+    let trusts: (HTTPRequest) -> Bool
+    /// MHD's messages, each said once and then counted.
+    var repeats = RepeatFilter(window: 60)
+
+    /// `trusts` tells a request that showed the token; without it no
+    /// connection is trusted, and every head has `limits.headDeadline`.
+    public init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
+                trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                 log: @escaping (String) -> Void,
                 handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         self.maxBody = maxBody
+        self.limits = limits
+        self.trusts = trusts
         self.log = log
         self.handler = handler
         logSink = .allocate(capacity: 1)
@@ -79,7 +91,7 @@ public final class HTTPServer {
             epoll = try Epoll()
         } catch { throw HTTPServerError("http: cannot make the epoll descriptor", error) }
         guard let epoll, let wake = wakeCounter?.descriptor else { return }
-        hangups = HangupWatch(epoll: epoll)
+        hangups = HangupWatch(epoll: epoll, clock: SystemClock.monotonic)
         for (fd, tag) in [(FileDescriptor(rawValue: mhd), HangupWatch.mhdTag), (wake, HangupWatch.wakeTag)] {
             do throws(Errno) {
                 try epoll.add(fd, .readable, registration: tag)
@@ -120,6 +132,9 @@ public final class HTTPServer {
         quietRefusal = false
         let left = hangups?.shutDownHungUp(mhdDrained: body_mhd_timeout_ms(daemon) != 0) ?? []
         for connection in left { clientLeft(connection) }
+        // A head still coming after its deadline, from a connection that never
+        // showed the token: shut down, and MHD, woken by the hang-up, closes it.
+        for fd in hangups?.overdue(limit: limits.headDeadline) ?? [] { try? fd.shutDown() }
         let was = turn
         turn = .idle
         if case .runningThenStop(let grace) = was { stop(grace: grace) }
@@ -135,7 +150,10 @@ public final class HTTPServer {
         guard let daemon else { return nil }
         if runDue || hangups?.wantsRun == true { return 0 }
         let ms = body_mhd_timeout_ms(daemon)
-        return ms < 0 ? nil : Double(ms) / 1000
+        let mhd: Double? = ms < 0 ? nil : Double(ms) / 1000
+        guard let due = hangups?.nextDeadline(limit: limits.headDeadline) else { return mhd }
+        let head = max(0, due - SystemClock.monotonic())
+        return min(mhd ?? head, head)
     }
 
     /// Stops accepting, answers every request still waiting (503 "the body is

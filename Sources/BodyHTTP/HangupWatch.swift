@@ -33,7 +33,37 @@ final class HangupWatch {
     static let wakeTag: UInt64 = 1
     private static let firstID: UInt64 = 2
 
-    init(epoll: Epoll) { self.epoll = epoll }
+    private let clock: () -> Double
+    /// When each connection began to wait for its head.
+    private var headSince: [OpaquePointer: Double] = [:]
+    /// Connections on which a request showed the token.
+    private var trusted: Set<OpaquePointer> = []
+
+    init(epoll: Epoll, clock: @escaping () -> Double) {
+        self.epoll = epoll
+        self.clock = clock
+    }
+
+    /// A request on this connection showed the token: no head deadline for it.
+    func trust(_ connection: OpaquePointer) { trusted.insert(connection) }
+
+    /// The untrusted connections whose head is not whole `limit` seconds
+    /// after they began to wait for it, no longer watched, for shutting down.
+    func overdue(limit: Double) -> [FileDescriptor] {
+        let now = clock()
+        let late = headSince.filter { !trusted.contains($0.key) && now - $0.value >= limit }.map(\.key)
+        return late.compactMap { connection in
+            let fd = sockets[connection]
+            unwatch(connection)
+            suspects.remove(connection)
+            return fd
+        }
+    }
+
+    /// When the next untrusted head is due, on the clock's scale; nil when none waits.
+    func nextDeadline(limit: Double) -> Double? {
+        headSince.filter { !trusted.contains($0.key) }.values.min().map { $0 + limit }
+    }
 
     /// A new connection: it waits for its first head.
     func opened(_ connection: OpaquePointer, fd: Int32) {
@@ -61,9 +91,11 @@ final class HangupWatch {
         guard (try? epoll.add(fd, .readHangUp, registration: id)) != nil else { return }
         ids[connection] = id
         connections[id] = (connection, waiting)
+        if waiting == .head { headSince[connection] = clock() }
     }
 
     private func unwatch(_ connection: OpaquePointer) {
+        headSince.removeValue(forKey: connection)
         guard let id = ids.removeValue(forKey: connection), let fd = sockets[connection] else { return }
         connections.removeValue(forKey: id)
         try? epoll.remove(fd)
@@ -73,6 +105,7 @@ final class HangupWatch {
     func closed(_ connection: OpaquePointer) {
         unwatch(connection)
         suspects.remove(connection)
+        trusted.remove(connection)
         sockets.removeValue(forKey: connection)
     }
 

@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import BodySystem
 
 /// Starting libmicrohttpd and the C entry points it calls back; each finds
 /// the server through its context pointer.
@@ -17,7 +18,8 @@ extension HTTPServer {
         if address.isIPv6 { flags |= address.isAny ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
         let daemon = address.withSockaddr { sa in
             body_mhd_start(flags, port, sa, accessHandler, me, completedHandler, me,
-                           connectionHandler, me, logSink, 90, 128)
+                           connectionHandler, me, logSink, UInt32(limits.idle),
+                           UInt32(limits.connections), UInt32(limits.perAddress))
         }
         let said = startMessages ?? []
         startMessages = nil
@@ -41,7 +43,8 @@ extension HTTPServer {
             return
         }
         // While starting, messages wait: a failure says them once, in its error.
-        if startMessages != nil { startMessages?.append(text) } else { log("http: libmicrohttpd: \(text)") }
+        if startMessages != nil { startMessages?.append(text); return }
+        if let line = repeats.say(text, at: SystemClock.monotonic()) { log("http: libmicrohttpd: \(line)") }
     }
 }
 

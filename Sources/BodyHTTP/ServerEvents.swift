@@ -11,6 +11,7 @@ extension HTTPServer {
             hangups?.headArrived(connection)
             let exchange = Exchange(server: self, connection: connection,
                                     request: readRequest(connection, method: method, path: url), maxBody: maxBody)
+            if trusts(exchange.request) { hangups?.trust(connection) }
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
             live[ObjectIdentifier(exchange)] = exchange
             let length = exchange.request.headers["content-length"].flatMap { Int($0) }

@@ -41,7 +41,8 @@ static inline struct MHD_Daemon *body_mhd_start(
     MHD_NotifyConnectionCallback connection_notify, void *connection_context,
     struct body_mhd_log *log,
     unsigned int connection_timeout,
-    unsigned int connection_limit) {
+    unsigned int connection_limit,
+    unsigned int per_ip_limit) {
     return MHD_start_daemon(
         flags, port, NULL, NULL, handler, handler_context,
         // First, so MHD's own complaints about later options reach our log too.
@@ -51,6 +52,7 @@ static inline struct MHD_Daemon *body_mhd_start(
         MHD_OPTION_NOTIFY_CONNECTION, connection_notify, connection_context,
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_END);
 }
 

@@ -16,12 +16,14 @@ final class Harness {
     let wakeRead: Int32
     let wakeWrite: Int32
 
-    init(_ handler: @escaping (Harness, HTTPRequest, HTTPReply) -> Void) throws {
+    init(limits: HTTPLimits = HTTPLimits(), trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
+         _ handler: @escaping (Harness, HTTPRequest, HTTPReply) -> Void) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         (wakeRead, wakeWrite) = (fds[0], fds[1])
-        server = try HTTPServer(listen: "127.0.0.1", port: 0, log: { [unowned self] in self.logs.append($0) },
+        server = try HTTPServer(listen: "127.0.0.1", port: 0, limits: limits, trusts: trusts,
+                                log: { [unowned self] in self.logs.append($0) },
                                 handler: { [unowned self] request, reply in
             self.handled.append(request)
             handler(self, request, reply)
@@ -97,8 +99,9 @@ final class RawClient: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, receiveBuffer: Int32? = nil) {
+    init(port: UInt16, receiveBuffer: Int32? = nil, from source: UInt8? = nil) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source { bindSource(fd, host: source) }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }

@@ -32,3 +32,15 @@ public func bindLoopback(_ fd: Int32, port: UInt16 = 0, listen backlog: Int32? =
     }
     return ok ? UInt16(bigEndian: addr.sin_port) : nil
 }
+
+/// Binds `fd`'s source to 127.0.0.`host` (any port) before a connect, so one
+/// machine can be many clients: the kernel routes all of 127.0.0.0/8 to itself.
+@discardableResult
+public func bindSource(_ fd: Int32, host: UInt8) -> Bool {
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.\(host)")
+    return withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}

@@ -1,0 +1,18 @@
+/// How much of the server one client may take, so Oriel always gets through
+/// (docs/decisions.md, "Oriel always gets through").
+public struct HTTPLimits: Sendable, Equatable {
+    /// Connections at once, in all (`MHD_OPTION_CONNECTION_LIMIT`).
+    public var connections: Int = 128
+    /// Connections at once from one address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`):
+    /// Oriel needs about four (a long poll, a push, a status, a /where).
+    public var perAddress: Int = 16
+    /// Seconds a connection that never showed the token has to send a whole
+    /// request head, from its opening or its last answer; a byte now and then
+    /// does not extend it.
+    public var headDeadline: Double = 5
+    /// Seconds of silence before MHD closes any connection (a waiting long
+    /// poll is suspended and not silent).
+    public var idle: Int = 90
+
+    public init() {}
+}

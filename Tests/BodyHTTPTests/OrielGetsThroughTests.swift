@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import Testing
+@testable import BodyHTTP
+import BodySystem
+import BodyTestSupport
+
+/// The head deadline and the repeat filter as values, at literal times.
+@Suite("what a connection may take, at literal times")
+struct LimitRuleTests {
+    final class Clock: @unchecked Sendable { var now = 100.0 }
+
+    @Test("an untrusted head is due limit seconds after it began to wait; a trusted one never; a whole head ends the wait")
+    func headDeadline() throws {
+        let epoll = try Epoll()
+        defer { epoll.close() }
+        let clock = Clock()
+        let watch = HangupWatch(epoll: epoll, clock: { clock.now })
+        var pairs: [Int32] = [0, 0, 0, 0, 0, 0]
+        for i in 0..<3 {
+            var pair: [Int32] = [0, 0]
+            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+            pairs[2 * i] = pair[0]; pairs[2 * i + 1] = pair[1]
+        }
+        defer { for fd in pairs { close(fd) } }
+        let stranger = OpaquePointer(bitPattern: 1)!, oriel = OpaquePointer(bitPattern: 2)!, done = OpaquePointer(bitPattern: 3)!
+        watch.opened(stranger, fd: pairs[0])
+        watch.opened(oriel, fd: pairs[2])
+        watch.opened(done, fd: pairs[4])
+        watch.trust(oriel)
+        watch.headArrived(done)
+        #expect(watch.nextDeadline(limit: 5) == 105)
+        clock.now = 104.999
+        #expect(watch.overdue(limit: 5).isEmpty)
+        clock.now = 105
+        #expect(watch.overdue(limit: 5).map(\.rawValue) == [pairs[0]])
+        #expect(watch.nextDeadline(limit: 5) == nil)
+        clock.now = 1000
+        #expect(watch.overdue(limit: 5).isEmpty, "Oriel's kept-alive connection is never cut off")
+        // After its answer the stranger's next head has a deadline of its own, from then.
+        watch.awaitHead(done)
+        #expect(watch.nextDeadline(limit: 5) == 1005)
+    }
+
+    @Test("a message is said once, its repeats counted and said with it after the window")
+    func repeats() {
+        var filter = RepeatFilter(window: 60)
+        #expect(filter.say("limit reached", at: 0) == "limit reached")
+        #expect(filter.say("limit reached", at: 1) == nil)
+        #expect(filter.say("limit reached", at: 59) == nil)
+        #expect(filter.say("other", at: 59) == "other")
+        #expect(filter.say("limit reached", at: 60) == "limit reached (and 2 more like it since the last time it was said)")
+        #expect(filter.say("limit reached", at: 121) == "limit reached")
+    }
+}
+
+/// Server-side connections of `port` from 127.0.0.`host`.
+func heldSockets(port: UInt16, from host: UInt8) -> Int {
+    guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return -1 }
+    let local = String(format: ":%04X", port)
+    let remote = String(format: "%02X00007F:", host)  // 127.0.0.host, little-endian hex
+    return table.split(separator: "\n").dropFirst().filter { row in
+        let f = row.split(separator: " ")
+        return f.count > 3 && f[1].hasSuffix(local) && f[2].hasPrefix(remote) && ["01", "08", "09"].contains(f[3])
+    }.count
+}
+
+@Suite("HTTP server: Oriel gets through", .serialized)
+struct OrielGetsThroughTests {
+    static func trusted(_ r: HTTPRequest) -> Bool { r.headers["authorization"] == "Bearer good" }
+
+    @Test("a head sent a byte at a time is cut off at its deadline; a stranger's idle connection too; Oriel's stays")
+    func slowHead() throws {
+        var limits = HTTPLimits()
+        limits.headDeadline = 1
+        let h = try Harness(limits: limits, trusts: Self.trusted) { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        let trickle = Background(h) { () -> Double in
+            let c = RawClient(port: port, from: 2)
+            let start = monotonicNow()
+            c.send("GET /status HTTP/1.1\r\n")
+            for _ in 0..<20 {  // a byte every 0.25 s: never idle, never whole
+                usleep(250_000)
+                var byte: UInt8 = 0
+                if recv(c.fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0 { break }  // the server closed it
+                if !c.send([UInt8(ascii: "X")]) { break }
+            }
+            return monotonicNow() - start
+        }
+        let idle = Background(h) { () -> [Int] in
+            let oriel = RawClient(port: port, from: 3), stranger = RawClient(port: port, from: 4)
+            oriel.get("/status", headers: "Authorization: Bearer good\r\n")
+            stranger.get("/status")
+            let first = [(try? oriel.answer().status) ?? 0, (try? stranger.answer().status) ?? 0]
+            usleep(2_000_000)  // past the deadline, both idle
+            oriel.get("/status", headers: "Authorization: Bearer good\r\n")
+            stranger.get("/status")
+            return first + [(try? oriel.answer().status) ?? 0, (try? stranger.answer().status) ?? 0]
+        }
+        #expect(h.drive(limit: 10) { trickle.isDone && idle.isDone })
+        let took = try #require(trickle.value)
+        #expect(took >= 0.9 && took < 3, "the trickled head was cut off after \(took) s")
+        #expect(idle.value == [200, 200, 200, 0], "Oriel's kept-alive connection answers again; the stranger's was closed")
+    }
+
+    @Test("one address gets at most 16 connections; another still gets its answer")
+    func perAddress() throws {
+        let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        var fds: [Int32] = []
+        for _ in 0..<40 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            bindSource(fd, host: 5)
+            connectLoopback(fd, port: port)
+            fds.append(fd)
+        }
+        defer { for fd in fds { close(fd) } }
+        #expect(h.drive(limit: 3) { heldSockets(port: port, from: 5) <= 16 })
+        let probe = Background(h) { () -> Got in
+            let c = RawClient(port: port, from: 6)
+            c.get("/status")
+            return attempt { () throws(ClientError) in try c.answer() }
+        }
+        #expect(h.drive(limit: 5) { probe.isDone })
+        #expect(try probe.value?.get().status == 200)
+        #expect(heldSockets(port: port, from: 5) <= 16)
+        #expect(h.logs.filter { $0.contains("libmicrohttpd") }.count <= 3, "the refusals are said once, not 24 times: \(h.logs)")
+    }
+}
