@@ -64,3 +64,21 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (docs/reliability.md), only for scripts/fuzz, which sets
+// STUDIO_BODY_FUZZ=1 and builds them in .build/fuzz with -sanitize=fuzzer,address.
+// Each is one file whose entry is LLVMFuzzerTestOneInput; libFuzzer brings main.
+if Context.environment["STUDIO_BODY_FUZZ"] == "1" {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzPush", ["BodyCore"]),
+        ("FuzzConfig", ["BodyConfig", "BodyCore"]),
+        ("FuzzRouting", ["BodyHTTP"]),
+        ("FuzzJPEG", ["BodyHardware"]),
+        ("FuzzHello", ["BodyHub"]),
+        ("FuzzSimPress", ["BodyAgent", "BodyHTTP"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)"))
+        package.products.append(.executable(name: name, targets: [name]))
+    }
+}

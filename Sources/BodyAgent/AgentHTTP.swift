@@ -84,16 +84,18 @@ extension Agent {
     /// apart (by the edges' timestamps, as the kernel would stamp them), so a
     /// test or a person can make a graze or a deliberate double press exactly.
     func simPress(_ name: String, _ query: [String: String], _ reply: HTTPReply) {
-        guard let sim = board as? SimBoard, let button = ButtonRole(rawValue: name) else {
-            let names = ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")
-            reply.send(.error(400, "no button \"\(name)\" on the sim board; buttons: \(names)"))
+        let asked: SimPressQuery
+        switch SimPressQuery.parse(button: name, query) {
+        case .success(let q): asked = q
+        case .failure(let refused):
+            reply.send(.error(400, refused.words))
             return
         }
-        guard let presses = Int(query["presses"] ?? "1"), (1...10).contains(presses),
-              let gap = Double(query["gap"] ?? "0.6"), gap >= 0.02, gap <= 10 else {
-            reply.send(.error(400, "presses must be 1 to 10 and gap 0.02 to 10 seconds"))
+        guard let sim = board as? SimBoard else {
+            reply.send(.error(400, "this body has no sim board to press \(name) on"))
             return
         }
+        let (button, presses, gap) = (asked.button, asked.presses, asked.gap)
         // Through the same edge path a real button takes: a pipe the loop reads.
         // A sequence starts after the previous one ended: edges stay in time order.
         let start = max(EventLoop.monotonic(), simPressesEnd + 0.05)

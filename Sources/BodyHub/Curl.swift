@@ -82,7 +82,7 @@ enum Curl {
             return failure(.failed("the answer had no status"))
         }
         if !(200..<300).contains(status) {
-            return failure(.status(status, errorWords(sink.bytes)))
+            return failure(.status(status, HubError.words(answer: sink.bytes)))
         }
         return .success(HubResponse(status: status, body: sink.bytes))
     }
@@ -94,12 +94,5 @@ enum Curl {
 
     private static func words(_ code: CURLcode) -> String {
         String(cString: curl_easy_strerror(code))
-    }
-
-    /// The words of a `{"error": "..."}` answer, cut to 160 characters; nil for any other body.
-    private static func errorWords(_ bytes: [UInt8]) -> String? {
-        struct Answer: Decodable { var error: String }
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(bytes)), !answer.error.isEmpty else { return nil }
-        return String(answer.error.prefix(160))
     }
 }

@@ -1,3 +1,5 @@
+internal import FoundationEssentials
+
 /// What a hub answered with a 2xx status.
 public struct HubResponse: Sendable, Equatable {
     public var status: Int
@@ -72,5 +74,15 @@ public struct HubError: Error, Sendable, Equatable, CustomStringConvertible {
         case 300..<400: return "(a redirect, which the body does not follow)"
         default: return "(not a success)"
         }
+    }
+}
+
+extension HubError {
+    /// The words of a `{"error": "..."}` answer, cut to 160 characters; nil for
+    /// any other body. A hub's answer is untrusted bytes (the fuzz target reads it too).
+    package static func words(answer bytes: [UInt8]) -> String? {
+        struct Answer: Decodable { var error: String }
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(bytes)), !answer.error.isEmpty else { return nil }
+        return String(answer.error.prefix(160))
     }
 }

@@ -1,0 +1,114 @@
+import BodyCore
+
+// The push path: bytes -> JSON -> Body.push -> the status document, with the
+// house's rules checked after every step (docs/reliability.md).
+//
+// The input is a script, one step a line:
+//   `p` + o|w|k|c   a press and release of onair, wrapup, kill or camera
+//   `t` + digits    let that many tenths of a second pass (a tick)
+//   `a` + digits    Oriel's poll of /ears with after = that number
+//   anything else   a push: the line's bytes as POST /face would get them
+// Every step also moves the clock 0.05 s, so the body's timers run out too.
+// At most 32 steps an input.
+
+let extras = StatusExtras(
+    lines: [.lamp: true, .armedLED: false, .eyeLED: nil],
+    held: [.onair: (held: false, stuck: false)],
+    location: .init(allowed: false, watching: false),
+    previewRunning: false, previewWords: "fuzz", board: .init(kind: "sim", ok: true, problem: nil))
+
+func check(_ ok: Bool, _ words: @autoclosure () -> String) {
+    if !ok { fatalError("rule broken: \(words())") }
+}
+
+func number(_ bytes: ArraySlice<UInt8>) -> Int {
+    var n = 0
+    for b in bytes.prefix(6) where (0x30...0x39).contains(b) { n = n * 10 + Int(b - 0x30) }
+    return n
+}
+
+/// The house's invariants on one body at one moment.
+func checkRules(_ body: Body, at now: Moment, encode: Bool) {
+    let state = body.state
+    let doc = body.status(at: now, extras)
+    let value = doc.onair.value
+    check(["on", "off", "unknown", "armed", "asking"].contains(value), "value word \(value)")
+    if state.isUnread {
+        check(value != "off" && value != "on", "value \(value) while unread")
+        check(state.unreadWords?.isEmpty == false, "unread with no words")
+        check(doc.onair.on == nil, "on is \(String(describing: doc.onair.on)) while unread")
+        check(state.stage == nil, "a stage while unread")
+    } else {
+        check(doc.onair.unread == nil, "unread words while read")
+    }
+    if value == "off" { check(state.on == false, "off while on is \(String(describing: state.on))") }
+    if value == "on" { check(state.on == true, "on while on is \(String(describing: state.on))") }
+    if state.on != true { check(state.stage == nil, "a stage while not on") }
+    check((state.reason?.count ?? 0) <= 160, "reason of \(state.reason?.count ?? 0) characters")
+    check((state.since?.count ?? 0) <= 40, "since of \(state.since?.count ?? 0) characters")
+    check((state.by?.count ?? 0) <= 24, "by of \(state.by?.count ?? 0) characters")
+    check(body.eyes.names.count <= 6, "\(body.eyes.names.count) names")
+    // The outbox's seqs only grow.
+    let seqs = body.outbox.items.map(\.seq)
+    check(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }, "outbox seqs \(seqs)")
+    check(doc.eyes.kill == "ready" || doc.eyes.kill == "armed" || doc.eyes.kill == "asking", "kill \(doc.eyes.kill)")
+    // The status document always encodes, and to a JSON object that reads back
+    // (after a push, whose answer it is, and at the end: encoding is the slow part).
+    guard encode else { return }
+    let bytes = BodyJSON.encode(doc)
+    guard let back = try? JSON.parse(bytes), let onair = back["onair"] else {
+        fatalError("the status document did not encode: \(String(decoding: bytes, as: UTF8.self))")
+    }
+    check(onair["value"]?.string == value, "encoded value \(String(describing: onair["value"]))")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    var now = Moment(100)
+    var body = Body(settings: BodySettings(name: "studio"), at: now)
+    for b in ButtonRole.allCases { body.wire(b, down: false, at: now.mono) }
+    var ids = 0
+    let next = { () -> String in ids += 1; return "id-\(ids)" }
+    checkRules(body, at: now, encode: false)
+    let lines = input.split(separator: 0x0A, omittingEmptySubsequences: true).prefix(32)
+    for (n, line) in lines.enumerated() {
+        now = now.after(0.05)
+        let before = body
+        var pushed = false
+        switch line.first {
+        case UInt8(ascii: "p"):
+            let role: ButtonRole
+            switch line.dropFirst().first {
+            case UInt8(ascii: "w"): role = .wrapup
+            case UInt8(ascii: "k"): role = .kill
+            case UInt8(ascii: "c"): role = .camera
+            default: role = .onair
+            }
+            _ = body.edge(ButtonEdge(button: role, pressed: true, at: now.mono), at: now, ids: next)
+            now = now.after(0.1)
+            _ = body.edge(ButtonEdge(button: role, pressed: false, at: now.mono), at: now, ids: next)
+            // A press only asks (rule 1): it never moves the state, though a
+            // silence noticed on the way may make it unread.
+            check(body.state == before.state || body.state.isUnread, "a press moved the state")
+        case UInt8(ascii: "t"):
+            now = now.after(Double(number(line.dropFirst())) / 10)
+            _ = body.tick(at: now, ids: next)
+            check(body.state == before.state || body.state.isUnread, "a tick moved the state to \(body.state)")
+        case UInt8(ascii: "a"):
+            _ = body.poll(after: UInt64(number(line.dropFirst())), at: now)
+        default:
+            guard let json = try? JSON.parse(Array(line)) else { break }
+            do {
+                _ = try body.push(json, at: now)
+                pushed = true
+            } catch {
+                // A refused push changes nothing.
+                check(body == before, "a refused push changed the body: \(error)")
+                check(json.object == nil, "an object was refused: \(error)")
+            }
+        }
+        checkRules(body, at: now, encode: pushed || n == lines.count - 1)
+    }
+    return 0
+}
