@@ -67,6 +67,32 @@ extension AskingControl {
     var shown: Asking? { asking }
 }
 
+/// A two-press control whose request is about On Air (On Air and Wrap up):
+/// it taps against the On Air state, disarms when that state moves, and
+/// settles its request from what Oriel says of On Air.
+protocol OnAirControl: AskingControl {
+    mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
+                      id: String, by: String) -> PressOutcome
+    mutating func adopt(_ state: OnAirState, answered: Answered?, at now: Moment)
+}
+
+extension OnAirControl {
+    mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
+                      id: String, by: String) -> PressOutcome {
+        tap(state: world.state, group: &group, at: now, id: id, by: by)
+    }
+
+    func disarms(from old: World, to new: World) -> Bool { new.state.moved(from: old.state) }
+
+    mutating func hear(_ news: News, in world: World, at now: Moment) {
+        switch news {
+        case .onAir: adopt(world.state, answered: nil, at: now)
+        case .answered(let a): adopt(world.state, answered: a, at: now)
+        case .eyes: break
+        }
+    }
+}
+
 extension Control {
     func isSame(as other: any Control) -> Bool { (other as? Self) == self }
 }

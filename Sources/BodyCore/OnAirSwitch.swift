@@ -56,21 +56,6 @@ public struct OnAirSwitch: Equatable, Sendable {
     }
 }
 
-extension OnAirSwitch: AskingControl {
+extension OnAirSwitch: OnAirControl {
     var role: ButtonRole { .onair }
-
-    mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome {
-        tap(state: world.state, group: &group, at: now, id: id, by: by)
-    }
-
-    func disarms(from old: World, to new: World) -> Bool { new.state.moved(from: old.state) }
-
-    mutating func hear(_ news: News, in world: World, at now: Moment) {
-        switch news {
-        case .onAir: adopt(world.state, answered: nil, at: now)
-        case .answered(let a): adopt(world.state, answered: a, at: now)
-        case .eyes: break
-        }
-    }
 }

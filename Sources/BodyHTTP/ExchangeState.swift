@@ -154,19 +154,9 @@ struct ExchangeState: Equatable {
         return .closeReplyAndResume
     }
 
-    /// The server stops: MHD must not be stopped with a suspended connection.
-    mutating func stopping() -> Action {
-        switch state {
-        case .waiting:
-            state = .answering
-            return .resume
-        case .streaming(suspended: true):
-            state = .streaming(suspended: false)
-            return .resume
-        default:
-            return .none
-        }
-    }
+    /// The server stops: MHD must not be stopped with a suspended connection,
+    /// so it resumes one as a wake-up would.
+    mutating func stopping() -> Action { wake() }
 
     /// MHD is done with the request: `ok` when the answer went out whole.
     mutating func completed(ok: Bool, daemonShutdown: Bool) -> Action {
