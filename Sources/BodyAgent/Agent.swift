@@ -43,6 +43,8 @@ public final class Agent: @unchecked Sendable {
     let setup: AgentSetup
     let log: Log
     let notify = Notify()
+    /// The last notify failure said, so a broken socket is one line, not one a ping.
+    var notifyFailure: String?
     let auth: BearerAuth
     let boot = Ids.fresh()
     var body: Body
@@ -126,7 +128,7 @@ public final class Agent: @unchecked Sendable {
         perform(body.started())
         if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
         settle()
-        notify.send("READY=1\nSTATUS=serving")
+        tell("READY=1\nSTATUS=serving")
     }
 
     /// The bound port (the configured one, or the kernel's pick for port 0).
@@ -137,8 +139,15 @@ public final class Agent: @unchecked Sendable {
         do { try loop.run() } catch { throw AgentError(error.description) }
     }
 
+    /// Tells systemd; a failure is logged when its words change, not on every ping.
+    func tell(_ state: String) {
+        let failed = notify.send(state)
+        if failed != notifyFailure, let failed { log(failed, .error) }
+        notifyFailure = failed
+    }
+
     func watchdog(every interval: Double) {
-        notify.send("WATCHDOG=1")
+        tell("WATCHDOG=1")
         loop.schedule(at: EventLoop.monotonic() + interval) { [unowned self] in
             if !self.stopping { self.watchdog(every: interval) }
         }
@@ -235,7 +244,7 @@ public final class Agent: @unchecked Sendable {
     func shutdown(signal: Int32) {
         guard !stopping else { return }
         stopping = true
-        notify.send("STOPPING=1")
+        tell("STOPPING=1")
         log("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): answering waiting polls, darkening the lamp, releasing the lines")
         let now = Self.moment()
         for poll in polls { answer(poll, at: now) }
