@@ -52,9 +52,12 @@ public struct BodyConfig: Equatable, Sendable {
             throw ConfigError(file: file, line: ini.section("board")?.line,
                               "[board] file is missing: name a board file, or sim for the simulated board")
         }
-        if let url = oriel.entry("url"), !url.value.isEmpty,
-           !(url.value.hasPrefix("http://") || url.value.hasPrefix("https://")) {
-            throw oriel.fail(url, "expected an http:// or https:// URL, found \(url.value)")
+        if let url = oriel.entry("url"), !url.value.isEmpty {
+            // A scheme with no host ("http://", found by the fuzzer) is no place to say hello to.
+            let host = url.value.split(separator: "://", maxSplits: 1).dropFirst().first?.first { $0 != "/" }
+            guard url.value.hasPrefix("http://") || url.value.hasPrefix("https://"), host != nil else {
+                throw oriel.fail(url, "expected an http:// or https:// URL, found \(url.value)")
+            }
         }
         var width = 640, height = 480
         if let size = camera.entry("size") {

@@ -143,6 +143,9 @@ struct BodyConfigTests {
         ("[location]\ngpsd = localhost\n", "f:2: [location] gpsd: expected HOST:PORT such as 0.0.0.0:8790, found localhost"),
         ("[location]\nallowed = maybe\n", "f:2: [location] allowed: expected yes or no, found maybe"),
         ("[oriel]\nurl = oriel.local:8787\n", "f:2: [oriel] url: expected an http:// or https:// URL, found oriel.local:8787"),
+        // Found by FuzzConfig: a scheme and no host, here left by an inline comment.
+        ("[oriel]\nurl = http:// # oriel.local:8787/\n", "f:2: [oriel] url: expected an http:// or https:// URL, found http://"),
+        ("[oriel]\nurl = https:///\n", "f:2: [oriel] url: expected an http:// or https:// URL, found https:///"),
         ("[oriel]\nsilence = 60\n", "f:2: [oriel] silence: 60 has no unit: write 60ms, 60s or 60min"),
         ("[oriel]\nsilence = 1m\n", "f:2: [oriel] silence: 1m could be minutes or milliseconds: write 1min or 1ms"),
         ("[oriel]\nsilence = 1h\n", "f:2: [oriel] silence: unknown unit h in 1h: write ms, s or min, such as 1s"),
