@@ -76,7 +76,8 @@ class Gpsd:
                 wait_for(lambda: "adding /dev/" in self.log, 20, "gpsfake adding its receiver")
                 return
             except RuntimeError:
-                self.stop()
+                # Keep the directory: the next try writes its receiver log there.
+                self._stop_processes()
         raise RuntimeError("gpsfake never gave gpsd its receiver:\n" + self.log)
 
     @property
@@ -122,6 +123,10 @@ class Gpsd:
         os.kill(pid, signal.SIGKILL)
 
     def stop(self):
+        self._stop_processes()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _stop_processes(self):
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -132,7 +137,6 @@ class Gpsd:
         pid = self.gpsd_pid()
         if pid:
             os.kill(pid, signal.SIGKILL)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Body:
