@@ -10,24 +10,23 @@ public enum JSON: Equatable, Sendable {
     case array([JSON])
     case object([String: JSON])
 
-    /// Parses bytes; the error says the parser's reason in words.
+    /// Parses bytes; the error says what is wrong in plain words, once, and
+    /// never in the decoder's type names. Where the decoder knows the place
+    /// (a malformed number or string inside an object), the words name it.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw JSONParseError(reason: "it is empty")
+        }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw JSONParseError(reason: "it is not UTF-8 text")
+        }
         do {
             return try JSONDecoder().decode(JSON.self, from: Data(bytes))
-        } catch let error as DecodingError {
-            throw JSONParseError(reason: Self.words(error))
+        } catch let error as JSONParseError {
+            throw error
         } catch {
-            throw JSONParseError(reason: "\(error)")
-        }
-    }
-
-    private static func words(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let c):
-            if let u = c.underlyingError { return "not valid JSON: \(u)" }
-            return "not valid JSON: \(c.debugDescription)"
-        default:
-            return "not valid JSON: \(error)"
+            // The decoder's own syntax error carries no place: say what it means.
+            throw JSONParseError(reason: "it breaks JSON's grammar (a missing quote, comma or bracket, a bare word, or text after the end)")
         }
     }
 
@@ -49,20 +48,53 @@ public enum JSON: Equatable, Sendable {
     }
 }
 
+/// Why bytes are not JSON, in words that follow "… is not valid JSON: ".
 public struct JSONParseError: Error, Equatable, CustomStringConvertible {
     public let reason: String
     public var description: String { reason }
+
+    /// " at onair.items[1]", or "" at the top.
+    static func place(_ path: [any CodingKey]) -> String {
+        guard !path.isEmpty else { return "" }
+        var text = ""
+        for key in path {
+            if let i = key.intValue, key.stringValue.hasPrefix("Index") { text += "[\(i)]" }
+            else { text += text.isEmpty ? key.stringValue : "." + key.stringValue }
+        }
+        return " at " + text
+    }
 }
 
 extension JSON: Codable {
+    /// Each kind is tried in turn; a number or string that is there but
+    /// malformed is said with its place, rather than falling through to the
+    /// object attempt, whose type mismatch would hide the real fault.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSON].self)) }
+        let place = JSONParseError.place(decoder.codingPath)
+        if c.decodeNil() { self = .null; return }
+        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
+        do {
+            self = .number(try c.decode(Double.self))
+            return
+        } catch DecodingError.typeMismatch {
+        } catch {
+            throw JSONParseError(reason: "the number\(place) is malformed or too big for a double")
+        }
+        do {
+            self = .string(try c.decode(String.self))
+            return
+        } catch DecodingError.typeMismatch {
+        } catch {
+            throw JSONParseError(reason: "the string\(place) is not valid text (a lone surrogate, a bad escape or a raw control character)")
+        }
+        do {
+            self = .array(try c.decode([JSON].self))
+            return
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == decoder.codingPath.count {
+            // Not an array: an object, the one kind left.
+        }
+        self = .object(try c.decode([String: JSON].self))
     }
 
     public func encode(to encoder: any Encoder) throws {

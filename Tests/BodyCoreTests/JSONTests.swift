@@ -19,14 +19,58 @@ struct JSONTests {
         #expect(try json("false").number == nil)
     }
 
-    @Test("malformed bytes give the parser's reason in words",
-          arguments: ["{", "", #"{"a":}"#, "nul", "[1 2]"])
-    func malformed(text: String) {
+    static let grammar = "it breaks JSON's grammar (a missing quote, comma or bracket, a bare word, or text after the end)"
+    static let badString = "is not valid text (a lone surrogate, a bad escape or a raw control character)"
+
+    /// Bad pushes and the exact words: each said once, never the decoder's type names.
+    static let malformedRows: [(String, String)] = [
+        ("", "it is empty"),
+        (" \r\n\t", "it is empty"),
+        ("{", grammar),
+        (#"{"a":}"#, grammar),
+        ("nul", grammar),
+        ("[1 2]", grammar),
+        (#"{"onair":{"on":true}}{}"#, grammar),
+        ("{'onair':1}", grammar),
+        ("1e999", "the number is malformed or too big for a double"),
+        (#"{"onair":{"since":1e400}}"#, "the number at onair.since is malformed or too big for a double"),
+        (#"{"b":[1,{"a":01}]}"#, "the number at b[1].a is malformed or too big for a double"),
+        (#"{"onair":{"asking":"\ud800"}}"#, "the string at onair.asking \(badString)"),
+        ("\"\u{0}\"", "the string \(badString)"),
+    ]
+
+    @Test("malformed bytes say what is wrong in plain words, once", arguments: malformedRows)
+    func malformed(text: String, words: String) {
         #expect {
             _ = try JSON.parse(Array(text.utf8))
         } throws: { error in
-            guard let e = error as? JSONParseError else { return false }
-            return e.reason.hasPrefix("not valid JSON") && e.description == e.reason
+            (error as? JSONParseError)?.reason == words
+        }
+    }
+
+    @Test("bytes that are not UTF-8 are said so")
+    func notText() {
+        #expect(throws: JSONParseError(reason: "it is not UTF-8 text")) {
+            _ = try JSON.parse([0x7B, 0x22, 0xC3, 0x22, 0x3A, 0x31, 0x7D])
+        }
+    }
+
+    @Test("no reason names a decoder type or repeats \"not valid JSON\"", arguments: malformedRows.map(\.0))
+    func plain(text: String) {
+        do {
+            _ = try JSON.parse(Array(text.utf8))
+            Issue.record("parsed \(text)")
+        } catch {
+            for word in ["DecodingError", "Dictionary", "Any>", "typeMismatch", "not valid JSON", "Debug description"] {
+                #expect(!error.reason.contains(word), "\(error.reason)")
+            }
+        }
+    }
+
+    @Test("an object key that is a number is a key, not an index")
+    func numericKey() throws {
+        #expect(throws: JSONParseError(reason: "the number at 1.x is malformed or too big for a double")) {
+            _ = try JSON.parse(Array(#"{"1":{"x":-}}"#.utf8))
         }
     }
 
