@@ -28,7 +28,9 @@ let package = Package(
                     ?? [.linkedLibrary("gpiod")]),
         .systemLibrary(name: "CGps", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // A C target, not a system library: pages.c turns libmicrohttpd's own
+        // HTML error pages into the body's JSON (docs/decisions.md).
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("dl")]),
         .target(name: "CV4L2"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 

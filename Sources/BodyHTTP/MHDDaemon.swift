@@ -7,6 +7,7 @@ extension HTTPServer {
     /// MHD in external epoll mode with suspend and resume, its log routed to `mhdSaid`.
     /// The C function is `MHD_start_daemon` (through the shim).
     func startDaemon(_ address: SocketAddress, port: UInt16) throws(HTTPServerError) -> OpaquePointer {
+        MHDPages.installed
         let me = Unmanaged.passUnretained(self).toOpaque()
         logSink.pointee.fn = { context, message in
             guard let context, let message else { return }
@@ -19,7 +20,8 @@ extension HTTPServer {
         let daemon = address.withSockaddr { sa in
             body_mhd_start(flags, port, sa, accessHandler, me, completedHandler, me,
                            connectionHandler, me, logSink, UInt32(limits.idle),
-                           UInt32(limits.connections), UInt32(limits.perAddress))
+                           UInt32(limits.connections), UInt32(limits.perAddress),
+                           HTTPLimits.headMemory)
         }
         let said = startMessages ?? []
         startMessages = nil

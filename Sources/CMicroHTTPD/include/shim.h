@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
@@ -42,7 +43,8 @@ static inline struct MHD_Daemon *body_mhd_start(
     struct body_mhd_log *log,
     unsigned int connection_timeout,
     unsigned int connection_limit,
-    unsigned int per_ip_limit) {
+    unsigned int per_ip_limit,
+    size_t memory_limit) {
     return MHD_start_daemon(
         flags, port, NULL, NULL, handler, handler_context,
         // First, so MHD's own complaints about later options reach our log too.
@@ -53,8 +55,17 @@ static inline struct MHD_Daemon *body_mhd_start(
         MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
         MHD_OPTION_END);
 }
+
+/// Writes the JSON body that replaces one of libmicrohttpd's own HTML pages
+/// (its `size` bytes at `page`) into `out`, and returns its length: 0 (or
+/// more than `capacity`) keeps the page. See pages.c.
+typedef size_t (*body_mhd_page_fn)(const char *page, size_t size, char *out, size_t capacity);
+
+/// Sets the rewriter every later error page of MHD's goes through.
+void body_mhd_rewrite_pages(body_mhd_page_fn rewrite);
 
 /// The epoll descriptor MHD waits on, or -1.
 static inline int body_mhd_epoll_fd(struct MHD_Daemon *daemon) {

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import Testing
+@testable import BodyHTTP
+import BodyTestSupport
+
+/// Every refusal is DESIGN 4's `{"error": "<words>"}`, the ones libmicrohttpd
+/// answers itself before any callback of ours runs too (MHDPages, pages.c).
+@Suite("HTTP server: every refusal is JSON with words", .serialized)
+struct RefusalsTests {
+    static let bigHeader = "X-Big: " + String(repeating: "a", count: 40_000) + "\r\n"
+    static let longPath = "/" + String(repeating: "p", count: 40_000)
+
+    /// Raw bytes a client sends, the status, and the exact words.
+    static let rows: [(String, Int, String)] = [
+        ("GET / FOO\r\nHost: x\r\n\r\n", 400, "the request is not valid HTTP"),
+        ("GET /status HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n", 400, "the request is not valid HTTP"),
+        ("GET / HTTP/0.9\r\nHost: x\r\n\r\n", 505, "HTTP before 1.0 is not spoken here"),
+        ("GET /status HTTP/1.1\r\nHost: x\r\n\(bigHeader)\r\n", 431,
+         "the request line or head is too big for this server (32 KiB at most)"),
+        ("GET \(longPath) HTTP/1.1\r\nHost: x\r\n\r\n", 414,
+         "the request line or head is too big for this server (32 KiB at most)"),
+        ("GET /status HTTP/2.0\r\nHost: x\r\n\r\n", 505, "this HTTP version is not spoken here; use HTTP/1.1"),
+        ("POST /face HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n", 400,
+         "the request's chunked body is not valid chunked encoding"),
+        ("POST /face HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n\r\n", 413,
+         "the request body is 70000 bytes; the limit is 65536"),
+    ]
+
+    @Test("each refusal on a real socket is application/json {\"error\": words}", arguments: rows)
+    func refusal(bytes: String, status: Int, words: String) throws {
+        let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        let client = Background(h) { () -> Got in
+            let c = RawClient(port: port, from: 7)
+            c.send(bytes)
+            return attempt { () throws(ClientError) in try c.answer() }
+        }
+        #expect(h.drive(limit: 5) { client.isDone })
+        let answer = try #require(try client.value?.get())
+        #expect(answer.status == status)
+        #expect(answer.headers["content-type"] == "application/json")
+        let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: String]
+        #expect(json == ["error": words], "\(answer.text)")
+        #expect(h.handled.isEmpty, "no handler ran for a refused request")
+    }
+
+    /// libmicrohttpd 0.9.75 sends the head of these two refusals twice (its
+    /// state machine goes on after parse_connection_headers refused): the
+    /// client sees a status line, a head, and a body that is the head again
+    /// and then the JSON. The words are still JSON, never an HTML page.
+    static let contentLengthRows: [(String, Int, String)] = [
+        ("abc", 400, "the request's Content-Length is not a number"),
+        ("99999999999999999999999", 413, "the request's Content-Length is too large"),
+    ]
+
+    @Test("a Content-Length that MHD refuses is answered with JSON words too", arguments: contentLengthRows)
+    func contentLength(value: String, status: Int, words: String) throws {
+        let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        let client = Background(h) { () -> [UInt8] in
+            let c = RawClient(port: port, from: 7)
+            c.send("POST /face HTTP/1.1\r\nHost: x\r\nContent-Length: \(value)\r\n\r\n")
+            var all: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { break }
+                all += chunk[0..<n]
+            }
+            return all
+        }
+        #expect(h.drive(limit: 7) { client.isDone })
+        let text = String(decoding: try #require(client.value), as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(text)")
+        #expect(text.hasSuffix(String(decoding: HTTPResponse.errorBody(words), as: UTF8.self)), "\(text)")
+        #expect(text.contains("Content-Type: application/json") && !text.contains("<html>"), "\(text)")
+        #expect(h.handled.isEmpty)
+    }
+
+    @Test("every page of libmicrohttpd 0.9.75 has words of its own", arguments: MHDPages.words.map(\.phrase))
+    func table(phrase: String) {
+        let page = "<html><head><title>x</title></head><body>\(phrase)</body></html>"
+        #expect(MHDPages.words(forPage: page) != "the server refused the request")
+        #expect(MHDPages.words(forPage: "<html><head><title>new</title></head></html>") == "the server refused the request")
+    }
+}
