@@ -13,6 +13,10 @@ final class Exchange {
     var streamType = ""
 
     weak var server: HTTPServer?
+    /// When the head arrived, on the monotonic clock: the body is due `HTTPLimits.bodyDeadline` later.
+    let headAt = HTTPServer.monotonic()
+    /// Its body was too slow and its socket was shut down.
+    var cutOff = false
 
     init(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
         self.server = server

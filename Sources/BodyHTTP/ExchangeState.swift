@@ -55,6 +55,14 @@ struct ExchangeState: Equatable {
 
     init(maxBody: Int) { self.maxBody = maxBody }
 
+    /// The body is still coming in (its deadline applies).
+    var isReadingBody: Bool {
+        switch state {
+        case .reading, .overflowing: true
+        default: false
+        }
+    }
+
     var isSuspended: Bool {
         switch state {
         case .waiting, .streaming(suspended: true): true

@@ -10,6 +10,12 @@ public struct HTTPLimits: Sendable, Equatable {
     /// request head, from its opening or its last answer; a byte now and then
     /// does not extend it.
     public var headDeadline: Double = 5
+    /// Seconds any request has for its whole body, from its head: a push is
+    /// at most 64 KiB and goes out at once, so a body sent a byte a second is
+    /// a hostile one and is cut off (MHD's idle timeout alone would let each
+    /// byte buy another 90 s). A request with no body, or one waiting for its
+    /// answer (a long poll), is never cut off by this.
+    public var bodyDeadline: Double = 5
     /// Seconds of silence before MHD closes any connection (a waiting long
     /// poll is suspended and not silent).
     public var idle: Int = 90

@@ -135,6 +135,7 @@ public final class HTTPServer {
         // A head still coming after its deadline, from a connection that never
         // showed the token: shut down, and MHD, woken by the hang-up, closes it.
         for fd in hangups?.overdue(limit: limits.headDeadline) ?? [] { try? fd.shutDown() }
+        cutOffSlowBodies()
         let was = turn
         turn = .idle
         if case .runningThenStop(let grace) = was { stop(grace: grace) }
@@ -151,9 +152,31 @@ public final class HTTPServer {
         if runDue || hangups?.wantsRun == true { return 0 }
         let ms = body_mhd_timeout_ms(daemon)
         let mhd: Double? = ms < 0 ? nil : Double(ms) / 1000
-        guard let due = hangups?.nextDeadline(limit: limits.headDeadline) else { return mhd }
+        let dues = [hangups?.nextDeadline(limit: limits.headDeadline), nextBodyDeadline()].compactMap { $0 }
+        guard let due = dues.min() else { return mhd }
         let head = max(0, due - SystemClock.monotonic())
         return min(mhd ?? head, head)
+    }
+
+    /// A body still coming in `limits.bodyDeadline` after its head (a byte a
+    /// second, say): its socket is shut down, and MHD, woken by the hang-up,
+    /// closes the connection and completes the request as failed.
+    private func cutOffSlowBodies() {
+        let now = SystemClock.monotonic()
+        for exchange in live.values where exchange.state.isReadingBody && now - exchange.headAt >= limits.bodyDeadline {
+            guard let connection = exchange.connection, let fd = hangups?.socket(of: connection) else { continue }
+            if !exchange.cutOff {
+                exchange.cutOff = true
+                log("http: \(exchange.request.method) \(exchange.request.path) from \(exchange.request.remote): "
+                    + "the body was not whole \(limits.bodyDeadline) s after the head; the connection is closed")
+            }
+            try? fd.shutDown()
+        }
+    }
+
+    /// When the first body still coming in is due; nil when none is.
+    private func nextBodyDeadline() -> Double? {
+        live.values.filter { $0.state.isReadingBody && !$0.cutOff }.map(\.headAt).min().map { $0 + limits.bodyDeadline }
     }
 
     /// Stops accepting, answers every request still waiting (503 "the body is

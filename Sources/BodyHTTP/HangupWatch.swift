@@ -65,6 +65,9 @@ final class HangupWatch {
         headSince.filter { !trusted.contains($0.key) }.values.min().map { $0 + limit }
     }
 
+    /// The connection's socket, while MHD holds it open.
+    func socket(of connection: OpaquePointer) -> FileDescriptor? { sockets[connection] }
+
     /// A new connection: it waits for its first head.
     func opened(_ connection: OpaquePointer, fd: Int32) {
         guard fd >= 0 else { return }

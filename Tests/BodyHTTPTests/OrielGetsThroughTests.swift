@@ -126,4 +126,52 @@ struct OrielGetsThroughTests {
         #expect(heldSockets(port: port, from: 5) <= 16)
         #expect(h.logs.filter { $0.contains("libmicrohttpd") }.count <= 3, "the refusals are said once, not 24 times: \(h.logs)")
     }
+
+    @Test("a body sent a byte a second is cut off at its deadline, Oriel's too; a waiting long poll keeps its wait")
+    func trickledBody() throws {
+        var limits = HTTPLimits()
+        limits.bodyDeadline = 1
+        limits.headDeadline = 1
+        let h = try Harness(limits: limits, trusts: Self.trusted) { h, request, reply in
+            if request.path == "/ears" {
+                h.after(2.5) { reply.send(.json(200, okBody)) }  // a long poll longer than both deadlines
+            } else {
+                reply.send(.json(200, okBody))
+            }
+        }
+        let port = h.server.port
+        func trickle(from host: UInt8, token: Bool) -> Background<Double> {
+            Background(h) { () -> Double in
+                let c = RawClient(port: port, from: host)
+                let start = monotonicNow()
+                c.send("POST /face HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n"
+                       + (token ? "Authorization: Bearer good\r\n" : "") + "\r\n")
+                for _ in 0..<20 {  // a byte every 0.25 s
+                    usleep(250_000)
+                    var byte: UInt8 = 0
+                    if recv(c.fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0 { break }  // the server closed it
+                    if !c.send([UInt8(ascii: "x")]) { break }
+                }
+                return monotonicNow() - start
+            }
+        }
+        let stranger = trickle(from: 8, token: false), oriel = trickle(from: 9, token: true)
+        let poll = Background(h) { () -> (Int, Double) in
+            let c = RawClient(port: port, from: 10)
+            let start = monotonicNow()
+            c.get("/ears?after=0&wait=2.5", headers: "Authorization: Bearer good\r\n")
+            let status = (try? c.answer().status) ?? 0
+            return (status, monotonicNow() - start)
+        }
+        #expect(h.drive(limit: 10) { stranger.isDone && oriel.isDone && poll.isDone })
+        for (who, took) in [("a stranger's", stranger.value), ("Oriel's", oriel.value)] {
+            let took = try #require(took)
+            #expect(took >= 0.9 && took < 3, "\(who) trickled body was cut off after \(took) s")
+        }
+        let (status, took) = try #require(poll.value)
+        #expect(status == 200)
+        #expect(took >= 2.4 && took < 4, "the long poll was answered after \(took) s")
+        #expect(h.handled.filter { $0.path == "/face" }.isEmpty, "no trickled push reached the handler")
+        #expect(h.logs.contains { $0.contains("the body was not whole 1.0 s after the head") }, "\(h.logs)")
+    }
 }
