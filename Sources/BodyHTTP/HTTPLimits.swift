@@ -6,6 +6,11 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Connections at once from one address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`):
     /// Oriel needs about four (a long poll, a push, a status, a /where).
     public var perAddress: Int = 16
+    /// Places kept free for Oriel: when more than `connections - reserve`
+    /// are open, the oldest that never showed the token is closed for each
+    /// new one, so MHD never reaches its limit (where it stops accepting)
+    /// and Oriel's connect is always accepted and heard.
+    public var reserve: Int = 16
     /// Seconds a connection that never showed the token has to send a whole
     /// request head, from its opening or its last answer; a byte now and then
     /// does not extend it.

@@ -206,5 +206,8 @@ public final class HTTPServer {
         live.removeAll()
     }
 
+    /// Connections open now, less those shut down to make room.
+    public var openConnections: Int { hangups?.open ?? 0 }
+
     static func monotonic() -> Double { SystemClock.monotonic() }
 }

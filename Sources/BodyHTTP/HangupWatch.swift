@@ -72,7 +72,37 @@ final class HangupWatch {
     func opened(_ connection: OpaquePointer, fd: Int32) {
         guard fd >= 0 else { return }
         sockets[connection] = FileDescriptor(rawValue: fd)
+        opening[connection] = nextOpening
+        nextOpening += 1
         awaitHead(connection)
+    }
+
+    /// The order connections opened in, to find the oldest.
+    private var opening: [OpaquePointer: UInt64] = [:]
+    private var nextOpening: UInt64 = 0
+    /// Connections shut down to make room, still open until MHD closes them.
+    private var evicted: Set<OpaquePointer> = []
+
+    /// Connections open and not yet shut down to make room.
+    var open: Int { sockets.count - evicted.count }
+
+    /// While more than `most` are open, the oldest connection that never
+    /// showed the token and is not waiting for its answer, no longer watched,
+    /// for shutting down; the oldest first.
+    func makeRoom(most: Int) -> [FileDescriptor] {
+        var out: [FileDescriptor] = []
+        while open > most {
+            let candidates = sockets.keys.filter { c in
+                !trusted.contains(c) && !evicted.contains(c) && ids[c].flatMap { connections[$0]?.waiting } != .answer
+            }
+            guard let oldest = candidates.min(by: { opening[$0, default: 0] < opening[$1, default: 0] }),
+                  let fd = sockets[oldest] else { break }
+            evicted.insert(oldest)
+            unwatch(oldest)
+            suspects.remove(oldest)
+            out.append(fd)
+        }
+        return out
     }
 
     /// An answer went out and the connection stays open for the next head.
@@ -109,6 +139,8 @@ final class HangupWatch {
         unwatch(connection)
         suspects.remove(connection)
         trusted.remove(connection)
+        evicted.remove(connection)
+        opening.removeValue(forKey: connection)
         sockets.removeValue(forKey: connection)
     }
 

@@ -110,10 +110,23 @@ extension HTTPServer {
     func connection(_ connection: OpaquePointer, _ code: MHD_ConnectionNotificationCode) {
         if code == .CONNECTION_NOTIFY_STARTED {
             hangups?.opened(connection, fd: body_mhd_connection_fd(connection))
+            makeRoom()
         } else {
             hangups?.closed(connection)
             runDue = true
         }
+    }
+
+    /// Near the connection limit, the oldest connections that showed no token
+    /// are shut down (MHD, woken by the hang-up, closes them), so Oriel's
+    /// next connect is accepted (`HTTPLimits.reserve`).
+    func makeRoom() {
+        let room = hangups?.makeRoom(most: limits.connections - limits.reserve) ?? []
+        guard !room.isEmpty else { return }
+        for fd in room { try? fd.shutDown() }
+        let text = "http: \(limits.connections - limits.reserve) connections are open, near the limit of "
+            + "\(limits.connections): the oldest that showed no token are closed to make room"
+        if let line = repeats.say(text, at: HTTPServer.monotonic()) { log(line) }
     }
 
     /// The kernel says a suspended connection's client hung up.

@@ -174,4 +174,46 @@ struct OrielGetsThroughTests {
         #expect(h.handled.filter { $0.path == "/face" }.isEmpty, "no trickled push reached the handler")
         #expect(h.logs.contains { $0.contains("the body was not whole 1.0 s after the head") }, "\(h.logs)")
     }
+
+    @Test("at the connection limit the oldest connections that showed no token go, and Oriel's push gets in")
+    func nearLimit() throws {
+        var limits = HTTPLimits()
+        limits.headDeadline = 60  // only making room can let Oriel in within its 5 s
+        let h = try Harness(limits: limits, trusts: Self.trusted) { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        let hosts: [UInt8] = Array(11...18)  // 8 addresses x 16 = the limit of 128
+        var fds: [Int32] = []
+        for host in hosts {
+            for _ in 0..<limits.perAddress {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                bindSource(fd, host: host)
+                connectLoopback(fd, port: port)
+                fds.append(fd)
+            }
+        }
+        defer { for fd in fds { close(fd) } }
+        let most = limits.connections - limits.reserve
+        // Still open from the client's side: no end of stream to read (/proc/net/tcp reads short).
+        func held() -> Int {
+            fds.filter { fd in
+                var byte: UInt8 = 0
+                return recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) < 0 && errno == EAGAIN
+            }.count
+        }
+        #expect(h.drive(limit: 5) { h.server.openConnections == most })
+        let oriel = Background(h) { () -> (Got, Double) in
+            let c = RawClient(port: port, from: 19)
+            let start = monotonicNow()
+            c.send("POST /face HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer good\r\nContent-Length: 2\r\n\r\n{}")
+            let got = attempt { () throws(ClientError) in try c.answer() }
+            return (got, monotonicNow() - start)
+        }
+        #expect(h.drive(limit: 6) { oriel.isDone })
+        let (got, took) = try #require(oriel.value)
+        #expect(try got.get().status == 200)
+        #expect(took < 1, "Oriel's push took \(took) s")
+        #expect(h.drive(limit: 3) { held() <= most }, "held \(held())")
+        #expect(held() >= most - 1, "only as many as needed were closed: held \(held())")
+        #expect(h.logs.filter { $0.contains("to make room") }.count == 1, "said once: \(h.logs)")
+    }
 }
