@@ -24,11 +24,14 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Seconds of silence before MHD closes any connection (a waiting long
     /// poll is suspended and not silent).
     public var idle: Int = 90
-    /// Bytes of memory MHD gives each connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`,
-    /// 0.9.75's default): a request line and head must fit in it, or MHD
-    /// refuses them with 414 or 431 (in the body's words, MHDPages). Oriel's
-    /// heads are a few hundred bytes; 128 connections of it are 4 MiB at most.
-    public static let headMemory = 32 * 1024
+    /// Bytes of memory MHD gives each connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`):
+    /// a request line and head must fit in it, or MHD refuses them with 414
+    /// or 431 (in the body's words, MHDPages). Oriel's heads are a few hundred
+    /// bytes. Just over MHD's default of 32 KiB on purpose: 0.9.75 mallocs a
+    /// pool of 32 KiB or less, and a flood's worth of freed pools stays in the
+    /// heap (the RSS grew 3-4 MiB under a storm and never came back); a larger
+    /// one is its own mmap, touched only as used and given back on close.
+    public static let headMemory = 36 * 1024
 
     public init() {}
 }

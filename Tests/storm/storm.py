@@ -5,7 +5,7 @@ pushes and long-polls as the real one does.
 
 Fails on: any Oriel request that fails or takes over 5 s (Oriel's client
 timeout), a lamp that is not what the last push said, a waiting poll not
-answered within its wait (and 1 s), the body's open descriptors not back to
+answered within its wait (and 2 s), the body's open descriptors not back to
 where they started. Prints Oriel's p50/p99/max and the RSS growth: figures
 for docs/reliability.md, not pass marks (a shared 2-core machine's timing).
 """
@@ -32,6 +32,7 @@ WRK_SECONDS = int(os.environ.get("STORM_WRK_SECONDS", "10"))
 ORIEL = "127.0.0.250"      # wrk can only come from 127.0.0.1: Oriel keeps apart from its per-address limit
 CLIENT_TIMEOUT = 5.0       # Oriel's own
 POLL_WAIT = 3              # seconds each of Oriel's long polls waits
+POLL_SLACK = 2             # past its wait, on a shared machine whose load this storm itself raises
 HOSTS = ["127.0.0.%d" % i for i in range(2, 2 + 70)]   # 70 x 16 > 1,000: the per-address limit is not what holds them off
 
 failures = []
@@ -126,6 +127,7 @@ class Oriel:
         self.pushes = 0
         self.polls = 0
         self.on = False
+        self.late = 0.0        # the most a poll was answered after its wait
 
     async def request(self, conn, method, path, body=b""):
         reader, writer = conn
@@ -185,7 +187,8 @@ class Oriel:
                     fail("a poll answered %d" % status)
                 else:
                     after = json.loads(answer)["next"]
-                if took > POLL_WAIT + 1:
+                self.late = max(self.late, took - POLL_WAIT)
+                if took > POLL_WAIT + POLL_SLACK:
                     fail("a poll waiting %d s was answered after %.2f s" % (POLL_WAIT, took))
 
     async def run(self, seconds):
@@ -247,8 +250,10 @@ def percentile(times, p):
 def report(name, oriel, rss0, body):
     t = oriel.times
     print("storm: %s: Oriel %d pushes, %d polls, %d requests timed: p50 %.1f ms, p99 %.1f ms, max %.1f ms; "
-          "RSS %d -> %d KiB" % (name, oriel.pushes, oriel.polls, len(t), percentile(t, 50) * 1000,
-                                percentile(t, 99) * 1000, max(t or [0]) * 1000, rss0, body.rss_kib()), flush=True)
+          "polls answered at most %.2f s after their wait; RSS %d -> %d KiB; load %s"
+          % (name, oriel.pushes, oriel.polls, len(t), percentile(t, 50) * 1000, percentile(t, 99) * 1000,
+             max(t or [0]) * 1000, oriel.late, rss0, body.rss_kib(), open("/proc/loadavg").read().split()[0]),
+          flush=True)
     if oriel.pushes == 0 or oriel.polls == 0:
         fail("%s: Oriel got nothing through" % name)
 
