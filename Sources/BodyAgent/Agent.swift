@@ -182,6 +182,8 @@ public final class Agent: @unchecked Sendable {
                 if run && !preview.running { cameraGone(preview.stoppedWhy) }
             case .readLevel(let role):
                 readLevel(role)
+            case .pressed, .unanswered:
+                break  // for the counters
             }
         }
     }
