@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The real studio-body on the sim board, scraped every second by a real
 Prometheus on loopback with the body's token (and by a second job with a
-wrong one). After scripted pushes, presses and polls, Prometheus's query API
-must give the counts the script made, `up` 1 for the right token and 0 for
-the wrong one. Prints ok/not ok lines and "N passed, M failed"."""
+wrong one). After scripted pushes, presses and polls, and a hello that a
+small stand-in for Oriel refuses once and then answers, Prometheus's query
+API must give the counts the script made, `up` 1 for the right token and 0
+for the wrong one. Prints ok/not ok lines and "N passed, M failed"."""
 
 import json
 import os
@@ -12,10 +13,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -75,7 +78,39 @@ class Process:
                 self.proc.wait()
 
 
-def start_body(d):
+class Oriel:
+    """Just enough of Oriel for the hello: the first is answered 503, every
+    later one 200, so the body counts one failed and one answered."""
+
+    def __init__(self):
+        self.hellos = []
+        oriel = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                oriel.hellos.append(self.path)
+                status = 503 if len(oriel.hellos) == 1 else 200
+                body = b'{"error":"starting"}' if status == 503 else b"{}"
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def start_body(d, oriel_url):
     token = os.path.join(d, "token")
     with open(token, "w") as f:
         f.write(TOKEN + "\n")
@@ -83,8 +118,8 @@ def start_body(d):
     conf = os.path.join(d, "body.conf")
     with open(conf, "w") as f:
         f.write("[body]\nname = %s\nlisten = 127.0.0.1:0\ntoken-file = %s\n"
-                "[oriel]\nsilence = 600s\n[board]\nfile = %s\n"
-                % (NAME, token, os.path.join(ROOT, "board", "sim.conf")))
+                "[oriel]\nurl = %s\nsilence = 600s\n[board]\nfile = %s\n"
+                % (NAME, token, oriel_url, os.path.join(ROOT, "board", "sim.conf")))
     body = Process([BINARY, "--config", conf], os.path.join(d, "body.log"), d)
     wait_for(lambda: re.search(r"serving on 127\.0\.0\.1:(\d+)", body.log) or body.proc.poll() is not None,
              20, "studio-body serving")
@@ -148,9 +183,10 @@ def value(prom, q):
 
 def main():
     d = tempfile.mkdtemp(prefix="metrics-test-")
-    body = prom = None
+    body = prom = oriel = None
     try:
-        body = start_body(d)
+        oriel = Oriel()
+        body = start_body(d, oriel.url)
         target = body.url[len("http://"):]
 
         # The answer itself, before Prometheus: the format's content type, the token.
@@ -193,6 +229,8 @@ def main():
             'studio_body_presses_total{button="kill",outcome="armed"}': 1,
             'studio_body_presses_total{button="wrapup",outcome="armed"}': 0,
             'studio_body_http_answers_total{code="400"}': 1,
+            'studio_body_hellos_total{outcome="failed"}': 1,
+            'studio_body_hellos_total{outcome="answered"}': 1,
             'studio_body_on_air{word="on"}': 1,
             'studio_body_on_air{word="asking"}': 0,
             "studio_body_board_ok": 1,
@@ -221,6 +259,8 @@ def main():
             ok(got.get(k) == v, "Prometheus: %s = %s (got %s)" % (selector[k], v, got.get(k)))
         print("# the counts were in Prometheus %.1f s after the script" % (time.monotonic() - started))
 
+        ok(len(oriel.hellos) == 2, "Oriel heard two hellos, as the body counted (%s)" % oriel.hellos)
+
         # The wrong token's scrapes reached the body and were refused there:
         # more 401s than the script's own two, as scrapes go on.
         refused = []
@@ -248,7 +288,7 @@ def main():
         ok(len(le) == 1 and 0 <= le[0][1] <= 1, "histogram_quantile over push to lines works (%s)" % le)
         ok("level=error" not in prom.log, "prometheus logged no error")
     finally:
-        for p in (prom, body):
+        for p in (prom, body, oriel):
             if p:
                 p.stop()
         if failed and body:
