@@ -199,7 +199,8 @@ def main():
         prom = start_prometheus(d, target, body.token_file)
 
         # The script: 3 pushes, On Air pressed twice (armed, asked), one poll
-        # takes the item, the kill pressed once (armed), a malformed push (400).
+        # takes the item, the kill pressed once (armed), a malformed push (400),
+        # a /where refused at once (403).
         def push(doc):
             return http("POST", body.url + "/face", body=doc.encode())[0]
 
@@ -220,6 +221,7 @@ def main():
         wait_for(lambda: status_doc()["eyes"]["kill"] == "armed", 10, "the kill armed")
         ok(push('{"onair": {"on": tru') == 400, "a malformed push is 400")
         ok(push('{"onair":{"on":true,"phase":"live"}}') == 200, "push on again")
+        ok(http("GET", body.url + "/where")[0] == 403, "GET /where is 403: location is not allowed here")
 
         want = {
             "studio_body_pushes_total": 3,
@@ -229,6 +231,9 @@ def main():
             'studio_body_presses_total{button="kill",outcome="armed"}': 1,
             'studio_body_presses_total{button="wrapup",outcome="armed"}': 0,
             'studio_body_http_answers_total{code="400"}': 1,
+            'studio_body_http_answers_total{code="403"}': 1,
+            "studio_body_where_answer_seconds_count": 1,
+            "studio_body_where_watching": 0,
             'studio_body_hellos_total{outcome="failed"}': 1,
             'studio_body_hellos_total{outcome="answered"}': 1,
             'studio_body_on_air{word="on"}': 1,
