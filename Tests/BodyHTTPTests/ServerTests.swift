@@ -176,8 +176,16 @@ struct ServerTests {
             let s = HTTPStream()
             s.onClose = { closed += 1 }
             reply.stream(contentType: "multipart/x-mixed-replace; boundary=frame", s)
-            for (i, part) in parts.enumerated() { h.after(0.05 * Double(i + 1)) { s.offer(part) } }
-            h.after(0.2) { s.finish() }
+            // Each chunk once the one before has gone out: a newer offer replaces a
+            // chunk not yet started (slowReader tests that), and a loaded machine can
+            // leave one unstarted for longer than any fixed gap.
+            var left = parts[...]
+            func next() {
+                guard s.isOpen else { return }
+                guard s.isDrained else { return h.after(0.005, next) }
+                if let part = left.popFirst() { s.offer(part); h.after(0.005, next) } else { s.finish() }
+            }
+            h.after(0.05, next)
         }
         let port = h.server.port
         let client = Background(h) { () -> Got in
