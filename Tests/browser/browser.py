@@ -13,9 +13,11 @@ PHONE = (390, 844)
 DESKTOP = (1280, 800)
 
 
-def chromium():
-    """Headless Chromium, Debian's, driven by Debian's chromedriver."""
+def chromium(page_load="normal"):
+    """Headless Chromium, Debian's, driven by Debian's chromedriver. page_load
+    "none": get() returns at once (an MJPEG stream never ends loading)."""
     options = webdriver.ChromeOptions()
+    options.page_load_strategy = page_load
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     options.add_argument("--headless=new")
     # Chromium will not start as root with its sandbox (it needs a user
