@@ -30,7 +30,9 @@ enum SimPage {
  .badge.armed { background: #ffb000; color: #000; }
  .badge.asking { background: #1b1b1f; color: #ffc94d; border-color: #ffb000; }
  .badge.problem { background: #ffd6d1; color: #6b0000; }
- .buttons { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5em, 1fr)); gap: .6em; margin: 1.2em 0; }
+ /* Two to a row on a phone, four on a desktop; none runs off the edge. */
+ .buttons { display: flex; flex-wrap: wrap; gap: .6em; margin: 1.2em 0; }
+ .buttons button { flex: 1 1 10em; max-width: 16em; }
  button { font: 1.05em system-ui, sans-serif; padding: .8em .6em; border-radius: .6em; border: 1px solid #8a8a96; background: #2c2c33; color: #eee; cursor: pointer; }
  button:active { background: #44444f; }
  button:focus-visible { outline: 3px solid #9cf; outline-offset: 2px; }
