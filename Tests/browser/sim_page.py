@@ -21,7 +21,7 @@ import browser
 from browser import DESKTOP, PHONE
 
 SETTLE = 0.4          # House.settle: a second press sooner is the same touch
-ANSWER = 1.5          # DemoOriel.answerDelay
+ARMED_FOR = 5         # House.armedFor: a first press arms for this long
 REFUSAL = "cwkPippa refused: the demo hub refuses every fourth request, to show a refusal"
 
 
@@ -183,13 +183,20 @@ def main():
         button.click()
         r.check(r.says("armed"), "the first click: the page says armed")
         r.look("2-armed", ["armed"])
+        looked = time.monotonic() - first
+        print(f"# the looks at armed took {looked:.1f} s of the 5 s arming", flush=True)
+        if looked > ARMED_FOR - 1:
+            # A loaded machine took the arming's 5 s: the next press arms afresh (the house's rule).
+            print("# arming again: the looks outlasted the arming", flush=True)
+            first = time.monotonic()
+            button.click()
+            r.check(r.says("armed"), "a press after the arming ran out arms again")
         time.sleep(max(0, first + SETTLE + 0.2 - time.monotonic()))
-        # Still inside the 5 s arming (the looks above take about a second).
         button.click()
-        asked = time.monotonic()
         r.check(r.says("asking"), "the second click: the page says asking")
-        r.check(time.monotonic() - asked < ANSWER and not r.lamp_lit(),
-                "while asking, the lamp has not changed (it follows the hub's answer, not the press)")
+        lit = r.lamp_lit()
+        answered = demo.hub_said("demo hub: turned On Air on")  # read after the lamp: lit before it is wrong
+        r.check(not lit or answered, "while asking, the lamp has not changed (it follows the hub's answer, not the press)")
         r.look("3-asking", ["asking"])
         r.check(r.says("on"), "the hub's answer: On Air on")
         browser.wait(r.lamp_lit, 3, "the lamp lit")
