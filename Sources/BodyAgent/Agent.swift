@@ -37,7 +37,8 @@ public struct AgentError: Error, CustomStringConvertible {
 /// (`driven`, so a line is written only when it changes), the waiting
 /// `/ears` replies (`polls`), the hello's retry schedule (`Hello`), the
 /// camera and its clients (`PreviewService`), the gpsd watch and its waiting
-/// `/where` replies (`WhereService`), and the loop's timers.
+/// `/where` replies (`WhereService`), the loop's timers, and what
+/// `/metrics` counts (`metrics`, fed from the actions and these events).
 public final class Agent: @unchecked Sendable {
     let loop: EventLoop
     let setup: AgentSetup
@@ -48,6 +49,8 @@ public final class Agent: @unchecked Sendable {
     let auth: BearerAuth
     let boot = Ids.fresh()
     var body: Body
+    /// The counters and histograms `/metrics` shows; the gauges are read when scraped.
+    var metrics = Metrics()
 
     // The board and what it shows.
     var board: (any Board)?
@@ -117,6 +120,7 @@ public final class Agent: @unchecked Sendable {
                                         trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
                                         log: { [log] in log($0) },
                                         handler: { [unowned self] request, reply in self.handle(request, reply) })
+            server.answered = { [unowned self] status in self.metrics.answered(status: status) }
             self.server = server
             try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.serverTurn() }
         } catch {
@@ -168,6 +172,7 @@ public final class Agent: @unchecked Sendable {
     /// Carries out what the rules decided, in order. Decides nothing itself.
     func perform(_ actions: [BodyAction]) {
         for action in actions {
+            metrics.count(action)
             switch action {
             case .wakePolls:
                 wakePolls()
@@ -182,6 +187,8 @@ public final class Agent: @unchecked Sendable {
                 if run && !preview.running { cameraGone(preview.stoppedWhy) }
             case .readLevel(let role):
                 readLevel(role)
+            case .pressed, .unanswered:
+                break  // counted above
             }
         }
     }

@@ -49,6 +49,7 @@ extension Agent {
             perform(body.edge(edge, at: Agent.moment(), ids: { Ids.fresh() }))
         }
         if board.lostEdges != lostEdgesSaid {
+            metrics.lost(edges: board.lostEdges - lostEdgesSaid)
             log("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
             lostEdgesSaid = board.lostEdges
         }

@@ -44,13 +44,20 @@ extension Agent {
             reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
         case .where_:
             let service: WhereService = location
-            if let ticket = service.ask(answer: { status, json in reply.send(.json(status, json)) }) {
+            let asked = EventLoop.monotonic()
+            if let ticket = service.ask(answer: { [unowned self] status, json in
+                self.metrics.whereAnswered(asked: asked, answered: EventLoop.monotonic())
+                reply.send(.json(status, json))
+            }) {
                 reply.onClose = { [weak service] in service?.withdraw(ticket) }
             }
         case .preview:
             preview.serveStream(reply)
         case .previewJPEG:
             preview.serveJPEG(reply)
+        case .metrics:
+            reply.send(HTTPResponse(status: 200, contentType: Exposition.contentType,
+                                    body: Array(metricsText(at: Agent.moment()).utf8)))
         case .simPage:
             reply.send(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(SimPage.html.utf8),
                                     headers: [("Cache-Control", "no-store")]))
@@ -61,6 +68,7 @@ extension Agent {
 
     /// `POST /face`: a malformed push changes nothing and says the parser's reason.
     func face(_ bytes: [UInt8], _ reply: HTTPReply) {
+        let arrived = EventLoop.monotonic()
         let pushed: JSON
         do {
             pushed = try JSON.parse(bytes)
@@ -77,6 +85,7 @@ extension Agent {
         }
         perform(actions)
         settle()
+        metrics.pushed(arrived: arrived, driven: EventLoop.monotonic())
         reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
     }
 
@@ -106,6 +115,14 @@ extension Agent {
             sim.set(button, pressed: false, at: down + min(SimBoard.pressLength, gap / 2))
         }
         reply.send(.json(200, BodyJSON.encode(["pressed": button.rawValue])))
+    }
+
+    /// `GET /metrics`: the counters, and the gauges as the status document says them now.
+    func metricsText(at now: Moment) -> String {
+        let doc = status(at: now)
+        return metrics.text(name: setup.config.name, version: setup.version, MetricsGauges(
+            onAir: doc.onair.value, orielSilent: doc.oriel.silent, boardOK: doc.board.ok,
+            previewRunning: preview.running, whereWatching: location.watching, waitingPolls: polls.count))
     }
 
     func helloDocument() -> HelloDocument {

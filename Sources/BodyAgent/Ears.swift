@@ -24,6 +24,7 @@ struct EarsAnswer: Encodable {
 extension Agent {
     func ears(after: UInt64, wait: Double, _ reply: HTTPReply) {
         let now = Agent.moment()
+        metrics.polled()
         if wait <= 0 || !body.outbox.pending(after: after).isEmpty {
             reply.send(earsAnswer(after: after, at: now))
             return
@@ -48,6 +49,7 @@ extension Agent {
 
     func earsAnswer(after: UInt64, at now: Moment) -> HTTPResponse {
         let items = body.poll(after: after, at: now)
+        metrics.taken(items, at: now.mono)
         return .json(200, BodyJSON.encode(EarsAnswer(boot: boot, items: items.map(\.json), next: body.outbox.next)))
     }
 

@@ -49,9 +49,11 @@ final class Hello: @unchecked Sendable {
         guard !agent.stopping else { return }
         switch result {
         case .success(let response):
+            agent.metrics.hello(.answered)
             backoff.succeeded()
             if backoff.changes(to: "ok") { agent.log("hello: Oriel at \(HelloSender.url(oriel: oriel)) answered \(response.status)") }
         case .failure(let error):
+            agent.metrics.hello(.failed)
             let delay = backoff.failed(jitter: Double.random(in: 0..<1))
             if backoff.changes(to: error.description) {
                 agent.log("\(error); trying again, backing off from 1 s to 60 s", .warning)

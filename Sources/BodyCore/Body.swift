@@ -152,6 +152,7 @@ public struct Body: Equatable, Sendable {
                 if let words = out.said {
                     actions.append(.log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning))
                 }
+                actions.append(.unanswered(id: out.id, withdrawn: withdrawn))
             }
         }
         if contact.silenceBegins(at: now) {

@@ -16,6 +16,12 @@ public enum BodyAction: Equatable, Sendable {
     /// A button's bounce window ended, or its hold is due: read the line's
     /// real level now (not its last edge) and hand it to `Body.level`.
     case readLevel(ButtonRole)
+    /// A confirmed press and what it did, at its edge's time: for the
+    /// counters only (`Metrics`); the journal line is a `.log` beside it.
+    case pressed(ButtonRole, PressOutcome, at: Double)
+    /// A request's wait ran out unanswered; `withdrawn` when its item was
+    /// still in the outbox, so Oriel never took it (rule 6). For the counters only.
+    case unanswered(id: String, withdrawn: Bool)
 }
 
 /// How loud a `.log` line is; the agent maps it to the journal's priority.

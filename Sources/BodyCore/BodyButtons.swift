@@ -43,6 +43,7 @@ extension Body {
             let moment = Moment(mono: at, wall: now.wall - max(0, now.mono - at))
             let outcome = press(button, at: moment, id: ids(), &actions)
             actions.append(.log("button \(name): \(outcome.words)", .info))
+            actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
         case .held:
             actions.append(.log("button \(name) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning))

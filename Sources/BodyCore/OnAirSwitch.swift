@@ -44,6 +44,9 @@ public struct OnAirSwitch: Equatable, Sendable {
     /// The withdrawn request's id when the wait ran out.
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
+    /// Every word `value` can say, for a state set (`/metrics`).
+    public static let values = ["on", "off", "unknown", "armed", "asking"]
+
     /// The value word: armed and asking win over the state they act on.
     public func value(state: OnAirState, armed: Bool) -> String {
         if armed { return "armed" }

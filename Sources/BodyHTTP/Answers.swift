@@ -59,6 +59,7 @@ extension HTTPServer {
             log("http: cannot queue the answer to \(request.method) \(request.path)")
             return .NO
         }
+        answered?(status)
         return .YES
     }
 }

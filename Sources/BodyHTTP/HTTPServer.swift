@@ -56,6 +56,9 @@ public final class HTTPServer {
     let trusts: (HTTPRequest) -> Bool
     /// MHD's messages, each said once and then counted.
     var repeats = RepeatFilter(window: 60)
+    /// Told the status of every answer queued (whole or streamed), on the
+    /// loop thread: the owner counts them (`/metrics`).
+    public var answered: ((Int) -> Void)?
 
     /// `trusts` tells a request that showed the token; without it no
     /// connection is trusted, and every head has `limits.headDeadline`.

@@ -37,6 +37,9 @@ public final class HTTPStream {
     /// True until the client went away or the stream ended.
     public var isOpen: Bool { phase != .closed }
 
+    /// True when every offered chunk has gone to the server.
+    var isDrained: Bool { current.isEmpty }
+
     enum Read: Equatable { case bytes(Int), later, end }
 
     /// Copies the next bytes of the chunk in flight into `buffer`.

@@ -8,6 +8,8 @@ public enum Route: Equatable, Sendable {
     case where_
     case preview
     case previewJPEG
+    /// Prometheus's scrape, in its text format.
+    case metrics
     case simPage
     case simState
     case simPress(button: String)

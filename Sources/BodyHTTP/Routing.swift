@@ -17,6 +17,7 @@ public enum Routing {
         "/where": Entry(method: "GET", sim: false) { _ in .success(.where_) },
         "/preview": Entry(method: "GET", sim: false) { _ in .success(.preview) },
         "/preview.jpg": Entry(method: "GET", sim: false) { _ in .success(.previewJPEG) },
+        "/metrics": Entry(method: "GET", sim: false) { _ in .success(.metrics) },
         "/sim": Entry(method: "GET", sim: true) { _ in .success(.simPage) },
         "/sim/state": Entry(method: "GET", sim: true) { _ in .success(.simState) },
         "/sim/press": Entry(method: "POST", sim: true, make: simPress),

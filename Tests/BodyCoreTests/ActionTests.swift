@@ -16,12 +16,13 @@ struct EdgeActionTests {
     @Test("a two-press from bouncing raw edges yields exactly one outbox item and one .wakePolls")
     func twoPressFromEdges() throws {
         var body = try wired()
-        #expect(body.edge(.onair, down: true, at: 101) == [.log(armedWords, .info)])
+        #expect(body.edge(.onair, down: true, at: 101) == [.log(armedWords, .info), .pressed(.onair, .armed, at: 101)])
         #expect(body.edge(.onair, down: false, at: 101.002).isEmpty, "bounce")
         #expect(body.edge(.onair, down: true, at: 101.004).isEmpty, "bounce")
         #expect(body.edge(.onair, down: false, at: 101.2).isEmpty)
         #expect(body.edge(.onair, down: true, at: 102, id: "r1")
-            == [.log("button onair: asked Oriel (onair, id r1)", .info), .wakePolls])
+            == [.log("button onair: asked Oriel (onair, id r1)", .info), .pressed(.onair, .asked(onAirRequest("r1")), at: 102),
+                .wakePolls])
         #expect(body.edge(.onair, down: false, at: 102.003).isEmpty, "bounce")
         #expect(body.edge(.onair, down: true, at: 102.006).isEmpty, "bounce")
         #expect(body.tick(at: Moment(102.5)) == [.readLevel(.onair)], "the window ended: read the line")
@@ -35,7 +36,7 @@ struct EdgeActionTests {
         var body = try wired()
         _ = body.edge(.onair, down: true, at: 101)
         _ = body.edge(.onair, down: false, at: 101.05)
-        #expect(body.edge(.onair, down: true, at: 101.2) == [.log(armedWords, .info)])
+        #expect(body.edge(.onair, down: true, at: 101.2) == [.log(armedWords, .info), .pressed(.onair, .armed, at: 101.2)])
         #expect(body.outbox.items.isEmpty)
     }
 
@@ -55,7 +56,7 @@ struct EdgeActionTests {
     @Test("a bounced 1 ms tap whose edges all say released arms, and the reading releases it")
     func tapReportedReleased() throws {
         var body = try wired()
-        #expect(body.edge(.onair, down: false, at: 101) == [.log(armedWords, .info)])
+        #expect(body.edge(.onair, down: false, at: 101) == [.log(armedWords, .info), .pressed(.onair, .armed, at: 101)])
         #expect(body.edge(.onair, down: false, at: 101.0005).isEmpty)
         #expect(body.edge(.onair, down: false, at: 101.001).isEmpty)
         #expect(body.nextDue(at: Moment(101.001)) == 101.01)
@@ -64,7 +65,8 @@ struct EdgeActionTests {
         #expect(body.contacts[.onair]?.isDown == false)
         // The second bounced tap 0.6 s later confirms.
         #expect(body.edge(.onair, down: false, at: 101.6, id: "r2")
-            == [.log("button onair: asked Oriel (onair, id r2)", .info), .wakePolls])
+            == [.log("button onair: asked Oriel (onair, id r2)", .info), .pressed(.onair, .asked(onAirRequest("r2")), at: 101.6),
+                .wakePolls])
         #expect(body.outbox.items.count == 1)
     }
 
@@ -100,7 +102,8 @@ struct EdgeActionTests {
         #expect(body.tick(at: Moment(120)).isEmpty, "once per hold")
         #expect(body.contacts[.kill]?.isHeld == true)
         #expect(body.edge(.kill, down: false, at: 121) == [.log("button kill released after being held", .info)])
-        #expect(body.edge(.kill, down: true, at: 122) == [.log("button kill: armed: press again within 5 s to confirm", .info)])
+        #expect(body.edge(.kill, down: true, at: 122)
+            == [.log("button kill: armed: press again within 5 s to confirm", .info), .pressed(.kill, .armed, at: 122)])
     }
 
     @Test("a button already down when its line is opened never presses, and is said held in time")
@@ -128,15 +131,17 @@ struct EdgeActionTests {
         var body = studio(at: 100)
         body.wire(.onair, down: false, at: 100)
         #expect(body.edge(.onair, down: true, at: 101)
-            == [.log("button onair: Oriel has not said whether On Air is on", .info)])
+            == [.log("button onair: Oriel has not said whether On Air is on", .info),
+                .pressed(.onair, .refused("Oriel has not said whether On Air is on"), at: 101)])
     }
 
     @Test("a press the full outbox refuses says the full error and wakes no poll")
     func fullOutbox() throws {
         var body = try wired()
         for i in 0..<Outbox.capacity { _ = body.tap(.camera, at: 100, id: "c\(i)") }
-        #expect(body.edge(.camera, down: true, at: 101, id: "c64") == [.log(
-            "button camera: the outbox is full: 64 requests wait for Oriel to take them; is Oriel polling /ears?", .info)])
+        let full = "the outbox is full: 64 requests wait for Oriel to take them; is Oriel polling /ears?"
+        #expect(body.edge(.camera, down: true, at: 101, id: "c64")
+            == [.log("button camera: \(full)", .info), .pressed(.camera, .refused(full), at: 101)])
         #expect(body.outbox.items.count == Outbox.capacity)
     }
 
@@ -144,12 +149,15 @@ struct EdgeActionTests {
     func cameraOnePress() throws {
         var body = try wired()
         #expect(body.edge(.camera, down: true, at: 101, id: "c1")
-            == [.log("button camera: asked Oriel (eyes, id c1)", .info), .wakePolls])
+            == [.log("button camera: asked Oriel (eyes, id c1)", .info),
+                .pressed(.camera, .asked(request("eyes", "c1", ["open": .bool(true), "camera": .string("studio camera"),
+                                                               "by": .string("studio")])), at: 101),
+                .wakePolls])
         #expect(body.camera.asks == ["c1": 101])
         #expect(body.edge(.camera, down: false, at: 101.1).isEmpty)
         #expect(body.tick(at: Moment(101.11)) == [.readLevel(.camera)])
         #expect(body.read(.camera, down: false, at: 101.11).isEmpty)
-        #expect(body.tick(at: Moment(116)).isEmpty, "withdrawn quietly at 15 s")
+        #expect(body.tick(at: Moment(116)) == [.unanswered(id: "c1", withdrawn: true)], "withdrawn quietly at 15 s")
         #expect(body.outbox.items.isEmpty)
     }
 }

@@ -203,7 +203,7 @@ struct BodyTraceTests {
         _ = body.tap(.wrapup, at: 102, id: "w1")
         let items = body.poll(after: 0, at: Moment(103))
         _ = body.poll(after: items[0].seq, at: Moment(104))
-        #expect(body.tick(at: Moment(122)) == ranOut("Oriel did not start Wrap up within 20 s", withdrawn: false))
+        #expect(body.tick(at: Moment(122)) == ranOut("Oriel did not start Wrap up within 20 s", id: "w1", withdrawn: false))
     }
 
     @Test("the kill's silence is withdrawn too")
@@ -211,7 +211,7 @@ struct BodyTraceTests {
         var body = studio(at: 100)
         _ = body.tap(.kill, at: 101)
         _ = body.tap(.kill, at: 102, id: "k1")
-        #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not close the eyes within 15 s", withdrawn: true))
+        #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not close the eyes within 15 s", id: "k1", withdrawn: true))
     }
 
     @Test("a press at exactly the end of the wait finds the request gone and arms afresh")

@@ -9,7 +9,8 @@ struct SaidOnceTests {
         body.wire(.onair, down: false, at: 100)
         try body.face(#"{"onair":{"on":true}}"#, at: 100)
         #expect(body.edge(.onair, down: true, at: 161)
-            == silence() + [.log("button onair: Oriel has not been heard from in 60 s", .info)])
+            == silence() + [.log("button onair: Oriel has not been heard from in 60 s", .info),
+                            .pressed(.onair, .refused("Oriel has not been heard from in 60 s"), at: 161)])
         #expect(body.tick(at: Moment(161)).isEmpty)
         #expect(body.tick(at: Moment(162)) == [.readLevel(.onair)], "only the line's reading")
     }
@@ -34,7 +35,7 @@ struct SaidOnceTests {
         _ = body.edge(.onair, down: false, at: 102.1)
         #expect(body.edge(.onair, down: true, at: 117)
             == ranOut("Oriel did not start On Air within 15 s", withdrawn: true)
-            + [.log("button onair: armed: press again within 5 s to confirm", .info)])
+            + [.log("button onair: armed: press again within 5 s to confirm", .info), .pressed(.onair, .armed, at: 117)])
         #expect(body.tick(at: Moment(117)).isEmpty)
         #expect(body.tick(at: Moment(118)) == [.readLevel(.onair)], "only the line's reading")
     }

@@ -72,6 +72,12 @@ func silence(_ words: String = "Oriel has not been heard from in 60 s") -> [Body
 }
 
 /// What a request's wait running out brings about: one log line.
-func ranOut(_ words: String, withdrawn: Bool) -> [BodyAction] {
-    [.log(words + (withdrawn ? "; the request was withdrawn before Oriel took it" : ""), .warning)]
+func ranOut(_ words: String, id: String = "r1", withdrawn: Bool) -> [BodyAction] {
+    [.log(words + (withdrawn ? "; the request was withdrawn before Oriel took it" : ""), .warning),
+     .unanswered(id: id, withdrawn: withdrawn)]
+}
+
+/// The request an On Air press at a body named "studio" asks for while off.
+func onAirRequest(_ id: String, on: Bool = true) -> Request {
+    request("onair", id, ["on": .bool(on), "by": .string("studio")])
 }

@@ -11,6 +11,7 @@ struct RoutingTests {
         ("GET", "/where", .where_),
         ("GET", "/preview", .preview),
         ("GET", "/preview.jpg", .previewJPEG),
+        ("GET", "/metrics", .metrics),
         ("HEAD", "/status", .status),
         ("GET", "/sim", .simPage),
         ("GET", "/sim/state", .simState),

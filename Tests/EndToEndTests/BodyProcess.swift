@@ -64,6 +64,7 @@ final class BodyProcess: @unchecked Sendable {
     struct Answer {
         var status: Int
         var body: Data
+        var contentType: String? = nil
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
         var text: String { String(decoding: body, as: UTF8.self) }
     }
@@ -83,7 +84,8 @@ final class BodyProcess: @unchecked Sendable {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(for: r)
-        return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
+        let http = response as? HTTPURLResponse
+        return Answer(status: http?.statusCode ?? 0, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
     }
 
     func get(_ path: String, timeout: Double = 30) async throws -> Answer { try await request("GET", path, timeout: timeout) }

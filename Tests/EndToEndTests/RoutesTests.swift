@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import BodyTestSupport
 
 /// The HTTP contract of DESIGN 4, against the real binary on a real socket.
 @Suite("routes and refusals")
@@ -7,6 +8,7 @@ struct RoutesTests {
     static let routes: [(String, String)] = [
         ("GET", "/hello"), ("POST", "/face"), ("GET", "/ears?wait=0"), ("GET", "/status"), ("GET", "/where"),
         ("GET", "/preview"), ("GET", "/preview.jpg"), ("GET", "/sim"), ("GET", "/sim/state"), ("POST", "/sim/press?button=onair"),
+        ("GET", "/metrics"),
     ]
 
     @Test("every route answers 401 and nothing else without the right token", arguments: [nil, "wrong-token-0123456789", ""])
@@ -86,6 +88,27 @@ struct RoutesTests {
             let a = try await body.get(path)
             #expect(a.status == 409, "\(path)")
             #expect(a.json.string("error")?.isEmpty == false)
+        }
+    }
+
+    @Test("/metrics is Prometheus's text: a push, a press that arms and one that asks, a poll and the answers so far")
+    func metrics() async throws {
+        let body = try await BodyProcess.start()
+        #expect(try await body.request("GET", "/metrics", token: .some(nil)).status == 401)
+        try await body.push(#"{"onair":{"on":false}}"#)
+        try await body.press("onair", times: 2, gap: 0.6)
+        #expect(try await eventually(within: 10) { try await body.onair().string("value") == "asking" })
+        _ = try await body.ears()
+        let m = try await body.get("/metrics")
+        #expect(m.status == 200)
+        #expect(m.contentType == "text/plain; version=0.0.4; charset=utf-8")
+        for line in ["studio_body_pushes_total 1", "studio_body_polls_total 1",
+                     #"studio_body_presses_total{button="onair",outcome="armed"} 1"#,
+                     #"studio_body_presses_total{button="onair",outcome="asked"} 1"#,
+                     #"studio_body_http_answers_total{code="401"} 1"#,
+                     "studio_body_press_to_taken_seconds_count 1", "studio_body_push_to_lines_seconds_count 1",
+                     #"studio_body_on_air{word="asking"} 1"#, "studio_body_board_ok 1"] {
+            #expect(m.text.split(separator: "\n").contains(Substring(line)), "\(line) in:\n\(m.text)")
         }
     }
 

@@ -1,0 +1,106 @@
+/// What the body counts for `GET /metrics`: a plain value the agent keeps
+/// beside `Body` and feeds from the actions the core returns and from its own
+/// events (a push taken, a poll, a hello's outcome, an answer sent). Durations
+/// are from the caller's clock; nothing here reads one.
+public struct Metrics: Sendable {
+    /// A hello's outcome: Oriel answered it, or it failed (and is retried).
+    public enum Hello: String, CaseIterable, Sendable {
+        case answered, failed
+    }
+
+    /// A press by what it did: armed its control, asked Oriel, found a
+    /// request already out (waiting), or was refused with words.
+    public enum Pressed: String, CaseIterable, Sendable {
+        case armed, asked, waiting, refused
+
+        public init(_ outcome: PressOutcome) {
+            switch outcome {
+            case .armed: self = .armed
+            case .asked: self = .asked
+            case .waiting: self = .waiting
+            case .refused: self = .refused
+            }
+        }
+    }
+
+    public struct PressKey: Hashable, Sendable {
+        public var button: ButtonRole
+        public var outcome: Pressed
+    }
+
+    /// At most this many asked requests remembered for `pressToTaken`; a
+    /// request that is never taken nor runs out cannot grow the map past it.
+    static let askedKept = 2 * Outbox.capacity
+
+    public private(set) var pushes: UInt64 = 0
+    public private(set) var polls: UInt64 = 0
+    public private(set) var presses: [PressKey: UInt64] = [:]
+    /// Requests whose wait ran out before Oriel's word came.
+    public private(set) var unanswered: UInt64 = 0
+    /// Of those, the ones still in the outbox, withdrawn before Oriel took them.
+    public private(set) var withdrawn: UInt64 = 0
+    public private(set) var lostEdges: UInt64 = 0
+    public private(set) var hellos: [Hello: UInt64] = [:]
+    /// Answers sent, by HTTP status.
+    public private(set) var answers: [Int: UInt64] = [:]
+
+    /// From a push's arrival to the lines driven from it.
+    public private(set) var pushToLines = Histogram(bounds: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
+    /// From a press (its edge) to the poll that first carried its item to Oriel.
+    public private(set) var pressToTaken = Histogram(bounds: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20])
+    /// From a `GET /where` to its answer (a fix, a refusal, or its wait run out).
+    public private(set) var whereAnswer = Histogram(bounds: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30])
+
+    /// Asked requests not yet taken: id and the press's time, oldest first.
+    private var asked: [(id: String, at: Double)] = []
+
+    public init() {}
+
+    /// What an action of the core tells the counters; most tell nothing.
+    public mutating func count(_ action: BodyAction) {
+        switch action {
+        case .pressed(let button, let outcome, let at):
+            presses[PressKey(button: button, outcome: Pressed(outcome)), default: 0] += 1
+            if case .asked(let request) = outcome {
+                asked.append((request.id, at))
+                if asked.count > Self.askedKept { asked.removeFirst(asked.count - Self.askedKept) }
+            }
+        case .unanswered(let id, let wasWithdrawn):
+            unanswered += 1
+            if wasWithdrawn { withdrawn += 1 }
+            asked.removeAll { $0.id == id }
+        case .wakePolls, .sayHello, .log, .preview, .readLevel:
+            break
+        }
+    }
+
+    /// A push was taken at `arrived`, and the lines were driven from it at `driven`.
+    public mutating func pushed(arrived: Double, driven: Double) {
+        pushes += 1
+        pushToLines.observe(driven - arrived)
+    }
+
+    /// One `GET /ears`, whether it is answered at once or waits.
+    public mutating func polled() { polls += 1 }
+
+    /// A poll carried these items at `now`: each asked request's first carrying ends its wait here.
+    public mutating func taken(_ items: [OutboxItem], at now: Double) {
+        for item in items {
+            guard let i = asked.firstIndex(where: { $0.id == item.request.id }) else { continue }
+            pressToTaken.observe(now - asked[i].at)
+            asked.remove(at: i)
+        }
+    }
+
+    public mutating func lost(edges: Int) {
+        if edges > 0 { lostEdges += UInt64(edges) }
+    }
+
+    public mutating func hello(_ outcome: Hello) { hellos[outcome, default: 0] += 1 }
+
+    public mutating func answered(status: Int) { answers[status, default: 0] += 1 }
+
+    public mutating func whereAnswered(asked: Double, answered: Double) {
+        whereAnswer.observe(answered - asked)
+    }
+}
