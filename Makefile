@@ -4,6 +4,8 @@
 #   sudo make install         install binary, units, udev rules, board files, docs; create the
 #                             user and groups; write the config and token only if absent
 #   sudo make uninstall       remove what install put in place; keep config, token and user
+#   make deb                  build studio-body_VERSION_ARCH.deb from debian/ (debhelper), for
+#                             this machine's architecture (arm64 on a 64-bit Raspberry Pi OS)
 #
 # PREFIX and DESTDIR are honoured. With DESTDIR set (a staging tree or a package) no user or
 # group is created and nothing is chowned or reloaded; the run says so.
@@ -20,6 +22,8 @@ CONFDIR    ?= $(SYSCONFDIR)/studio-body
 SERVICE_USER ?= studio-body
 
 SWIFT      ?= swift
+# The one source of the version: the program's own `let version` (studio-body --version).
+VERSION    := $(shell sed -n 's/^let version = "\(.*\)"$$/\1/p' Sources/studio-body/main.swift)
 SWIFTFLAGS ?= -c release --static-swift-stdlib
 BIN        ?= .build/release/studio-body
 
@@ -38,7 +42,7 @@ BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring
 UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service
 RULES       = udev/70-studio-body.rules
 
-.PHONY: all build install install-files install-system uninstall
+.PHONY: all build install install-files install-config install-token install-system uninstall deb
 all: build
 build: $(BIN)
 
@@ -46,7 +50,7 @@ build: $(BIN)
 $(BIN): $(SOURCES)
 	$(SWIFT) build $(SWIFTFLAGS) --product studio-body
 
-install: $(BIN) install-files install-system
+install: $(BIN) install-files install-config install-token install-system
 
 install-files: $(BIN)
 	$(INSTALL) -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVDIR) \
@@ -60,6 +64,10 @@ install-files: $(BIN)
 	$(EDIT) board/body.conf.example > $(DESTDIR)$(DATADIR)/body.conf.example
 	chmod 0644 $(DESTDIR)$(DATADIR)/body.conf.example
 	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+
+# The package ships body.conf (a conffile: dpkg keeps a person's edits) but never a token:
+# one token in a .deb would be every body's token. Its postinst writes the token instead.
+install-config: install-files
 	@# Never overwrite a configuration a person may have edited.
 	@if [ -e $(DESTDIR)$(CONFDIR)/body.conf ]; then \
 		echo "install: keeping the existing $(DESTDIR)$(CONFDIR)/body.conf (the new example is $(DATADIR)/body.conf.example)"; \
@@ -67,6 +75,8 @@ install-files: $(BIN)
 		$(INSTALL) -m 0644 $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(CONFDIR)/body.conf && \
 		echo "install: wrote $(DESTDIR)$(CONFDIR)/body.conf from the example"; \
 	fi
+
+install-token: install-files
 	@# The token Oriel must present: 32 random bytes in hex, readable only by the service.
 	@if [ -e $(DESTDIR)$(CONFDIR)/token ]; then \
 		echo "install: keeping the existing $(DESTDIR)$(CONFDIR)/token"; \
@@ -78,7 +88,7 @@ install-files: $(BIN)
 	fi
 
 # The user, groups, token owner and reloads: only on the real system.
-install-system: install-files
+install-system: install-files install-config install-token
 ifneq ($(DESTDIR),)
 	@echo "install: DESTDIR is set: not creating user $(SERVICE_USER) or groups gpio, video, not chowning $(CONFDIR)/token, not reloading systemd or udev"
 else
@@ -114,3 +124,17 @@ ifeq ($(DESTDIR),)
 	@if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload; fi
 endif
 	@echo "uninstall: kept $(DESTDIR)$(CONFDIR)/body.conf, $(DESTDIR)$(CONFDIR)/token and the user $(SERVICE_USER) (it owns the token); remove them by hand if you want them gone"
+
+# The Debian package, from debian/ (debhelper compat 13): debian/rules builds with $(SWIFT)
+# through this Makefile and installs with PREFIX=/usr. The .deb lands in $(DEB_OUT).
+# Swift is not a Debian package, so it is no Build-Depends: say where it is with SWIFT=.
+DEB_OUT ?= .
+deb:
+	@v=$$(dpkg-parsechangelog -SVersion); [ "$$v" = "$(VERSION)" ] || { \
+		echo "deb: debian/changelog says $$v, the program says $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
+	mkdir -p $(DEB_OUT)
+	STUDIO_BODY_DEB_OUT="$(abspath $(DEB_OUT))" SWIFT="$(SWIFT)" dpkg-buildpackage --build=binary --no-sign \
+		--buildinfo-option=-u$(abspath $(DEB_OUT)) --changes-option=-u$(abspath $(DEB_OUT)) \
+		--buildinfo-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).buildinfo \
+		--changes-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes
+	@echo "deb: built $(DEB_OUT)/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb"
