@@ -8,6 +8,10 @@ extension Agent {
     /// loop. A body without avahi-daemon runs as before and says so once.
     func startAnnouncing() {
         guard setup.config.announce else { return }
+        if let why = Announcement.unreachable(listenHost: setup.config.listenHost) {
+            log(why)
+            return
+        }
         let records = Announcement.records(name: setup.config.name, version: setup.version,
                                            protocols: HelloDocument.protocols, boot: boot)
         let loop = self.loop, log = self.log

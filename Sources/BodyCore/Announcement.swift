@@ -49,6 +49,15 @@ public struct Announcement: Sendable, Equatable {
         return ["name=\(shown)", "version=\(version)", "protocol=\(versions)", "boot=\(boot)", "path=/hello"]
     }
 
+    /// Why a body listening on `host` is not announced, or nil. A loopback
+    /// address is reachable from this machine only, so offering it to the
+    /// network would send Oriel to a port it cannot reach.
+    public static func unreachable(listenHost host: String) -> String? {
+        let h = host.lowercased()
+        guard h == "localhost" || h == "::1" || h.hasPrefix("127.") else { return nil }
+        return "announce: not announced: [body] listen is on \(host), which only this machine can reach"
+    }
+
     /// avahi-daemon is up and its host name is settled: offer the service.
     public mutating func running() -> [Action] {
         guard !stopped else { return [] }

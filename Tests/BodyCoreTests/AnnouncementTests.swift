@@ -26,6 +26,16 @@ struct AnnouncementTests {
         #expect(txt[0] == "name=" + String(repeating: "é", count: 125))
     }
 
+    @Test("a body listening on loopback is not announced; any other address is", arguments: [
+        ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("localhost", true), ("LocalHost", true),
+        ("0.0.0.0", false), ("::", false), ("192.168.1.40", false), ("studio.local", false), ("fe80::1", false),
+    ])
+    func loopback(host: String, refused: Bool) {
+        let why = Announcement.unreachable(listenHost: host)
+        #expect((why != nil) == refused)
+        if refused { #expect(why == "announce: not announced: [body] listen is on \(host), which only this machine can reach") }
+    }
+
     @Test("running publishes under the body's name; established says so once")
     func publish() {
         var a = Announcement(name: "studio", port: 8790)
