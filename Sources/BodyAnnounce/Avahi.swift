@@ -108,6 +108,8 @@ public final class AvahiAnnouncer: @unchecked Sendable {
         if let made {
             client = made
         } else {
+            // A failed avahi_client_new has freed the client (and any group made in its callback).
+            (client, group) = (nil, nil)
             perform(rules.cannotConnect(words: words(error), at: SystemClock.monotonic()))
         }
     }
