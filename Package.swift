@@ -32,15 +32,19 @@ let package = Package(
         // HTML error pages into the body's JSON (docs/decisions.md).
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("dl")]),
         .target(name: "CV4L2"),
+        // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM refuses with a warning.
+        .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Adapters: C in, BodyCore values out.
         .target(name: "BodyHardware", dependencies: ["BodyCore", "BodySystem", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
         .target(name: "BodyHTTP", dependencies: ["BodyCore", "BodySystem", "CMicroHTTPD"]),
         .target(name: "BodyHub", dependencies: ["BodySystem", "CCurl"]),
+        // The DNS-SD announcement through avahi-daemon, on Avahi's own thread.
+        .target(name: "BodyAnnounce", dependencies: ["BodyCore", "BodySystem", "CAvahi"]),
 
         // The one owner of state.
-        .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub"]),
+        .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub", "BodyAnnounce"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodySystem", "BodyHub"]),
         .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "DemoHub"]),

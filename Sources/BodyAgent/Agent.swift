@@ -4,6 +4,7 @@ public import BodyConfig
 import BodyHardware
 import BodyHTTP
 import BodyHub
+import BodyAnnounce
 
 /// Everything the agent needs to start, already read and checked.
 public struct AgentSetup: Sendable {
@@ -67,8 +68,9 @@ public final class Agent: @unchecked Sendable {
     var serverTimer: EventLoop.TimerID?
     var polls: [Poll] = []
 
-    // Oriel.
+    // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
     var hello: Hello?
+    var announcer: AvahiAnnouncer?
 
     // Timers and the stop.
     var tickTimer: EventLoop.TimerID?
@@ -129,6 +131,7 @@ public final class Agent: @unchecked Sendable {
         }
         log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
         if let url = setup.config.orielURL { hello = Hello(agent: self, oriel: url) }
+        startAnnouncing()
         perform(body.started())
         if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
         settle()
@@ -263,6 +266,7 @@ public final class Agent: @unchecked Sendable {
         }
         board = nil
         server?.stop(grace: 1.0)
+        stopAnnouncing()
         loop.stop()
     }
 }

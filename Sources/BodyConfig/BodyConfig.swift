@@ -9,6 +9,8 @@ public struct BodyConfig: Equatable, Sendable {
     /// `[body] url`: where Oriel calls this body, said in the hello (optional).
     public var advertisedURL: String?
     public var orielURL: String?
+    /// `[body] announce`: offer `_studio-body._tcp` through avahi-daemon (issue 14).
+    public var announce: Bool
     public var silence: Double
     /// The board file's path, or nil for the simulated board.
     public var boardFile: String?
@@ -25,7 +27,7 @@ public struct BodyConfig: Equatable, Sendable {
     public static let silenceRange: ClosedRange<Double> = 5...3600
 
     static let keys: [String: Set<String>] = [
-        "body": ["name", "listen", "token-file", "url"],
+        "body": ["name", "listen", "token-file", "url", "announce"],
         "oriel": ["url", "silence"],
         "board": ["file"],
         "location": ["allowed", "gpsd"],
@@ -73,6 +75,7 @@ public struct BodyConfig: Equatable, Sendable {
             tokenFile: body.string("token-file") ?? "/etc/studio-body/token",
             advertisedURL: body.string("url"),
             orielURL: oriel.string("url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 },
+            announce: try body.bool("announce", default: true),
             silence: try oriel.duration("silence", default: defaultSilence, in: silenceRange),
             boardFile: boardEntry.value == "sim" ? nil : resolve(boardEntry.value, relativeTo: file),
             locationAllowed: try location.bool("allowed", default: false),

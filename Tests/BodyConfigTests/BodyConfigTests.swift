@@ -12,6 +12,7 @@ struct BodyConfigTests {
         #expect(c.listenHost == "0.0.0.0" && c.listenPort == 8790)
         #expect(c.tokenFile == "/etc/studio-body/token")
         #expect(c.advertisedURL == nil && c.orielURL == nil)
+        #expect(c.announce == true)
         #expect(c.silence == 60 && c.silence == BodyConfig.defaultSilence)
         #expect(c.boardFile == nil)
         #expect(c.locationAllowed == false)
@@ -28,6 +29,7 @@ struct BodyConfigTests {
             listen = 127.0.0.1:9000
             token-file = /run/token
             url = http://booth.local:9000
+            announce = no
             [oriel]
             url = http://oriel.local:8787
             silence = 2min
@@ -45,6 +47,7 @@ struct BodyConfigTests {
         #expect(c.listenHost == "127.0.0.1" && c.listenPort == 9000)
         #expect(c.tokenFile == "/run/token")
         #expect(c.advertisedURL == "http://booth.local:9000")
+        #expect(c.announce == false)
         #expect(c.orielURL == "http://oriel.local:8787")
         #expect(c.silence == 120)
         #expect(c.boardFile == "/usr/share/board/raspberrypi.conf")
@@ -89,6 +92,13 @@ struct BodyConfigTests {
         #expect(try BodyConfig.parse("[location]\nallowed = \(text)\n" + minimalBody, file: "f").locationAllowed == allowed)
     }
 
+    @Test("announce reads yes and no in the usual spellings", arguments: [
+        ("yes", true), ("on", true), ("1", true), ("no", false), ("off", false), ("FALSE", false),
+    ])
+    func announce(text: String, announce: Bool) throws {
+        #expect(try BodyConfig.parse("[body]\nannounce = \(text)\n" + minimalBody, file: "f").announce == announce)
+    }
+
     @Test("the name is cut at 64 characters; an empty name is the default")
     func name() throws {
         let long = String(repeating: "n", count: 70)
@@ -130,7 +140,8 @@ struct BodyConfigTests {
 
     @Test("every mistake names the file, the line and how to write it", arguments: [
         ("[bodies]\n", "f:1: unknown section [bodies]; known: [board] [body] [camera] [location] [oriel]"),
-        ("[body]\nport = 1\n", "f:2: unknown key port in [body]; known keys: listen, name, token-file, url"),
+        ("[body]\nport = 1\n", "f:2: unknown key port in [body]; known keys: announce, listen, name, token-file, url"),
+        ("[body]\nannounce = mdns\n", "f:2: [body] announce: expected yes or no, found mdns"),
         ("[oriel]\ntimeout = 1s\n", "f:2: unknown key timeout in [oriel]; known keys: silence, url"),
         ("[board]\nfile = sim\nkind = sim\n", "f:3: unknown key kind in [board]; known keys: file"),
         ("[location]\ngps = x\n", "f:2: unknown key gps in [location]; known keys: allowed, gpsd"),

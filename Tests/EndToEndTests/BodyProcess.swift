@@ -36,6 +36,7 @@ final class BodyProcess: @unchecked Sendable {
             name = studio
             listen = 127.0.0.1:0
             token-file = \(tokenFile)
+            announce = no
             [oriel]
             \(oriel.map { "url = \($0)" } ?? "")
             \(silence.map { "silence = \($0)" } ?? "")
