@@ -50,12 +50,15 @@ struct LifecycleTests {
         let oriel = try FakeOriel()
         oriel.answer(500)
         let body = try await BodyProcess.start(oriel: oriel.url)
-        #expect(await eventually(within: 12) { oriel.hellos.count >= 4 })
+        #expect(await eventually(within: 16) { oriel.hellos.count >= 4 })
         let times = oriel.hellos.map(\.at)
         let gaps = zip(times, times.dropFirst()).map { $1.timeIntervalSince($0) }
-        #expect(gaps[0] >= 0.9 && gaps[0] <= 1.6, "\(gaps)")
-        #expect(gaps[1] >= 1.9 && gaps[1] <= 2.8, "\(gaps)")
-        #expect(gaps[2] >= 3.9 && gaps[2] <= 5.3, "\(gaps)")
+        // The exact gaps are Hello's rule's, tested at literal times; a real process on a
+        // loaded machine can only be late, so the upper bounds leave room for that and
+        // still tell a doubling from the next step of it.
+        #expect(gaps[0] >= 0.9 && gaps[0] <= 1.9, "\(gaps)")
+        #expect(gaps[1] >= 1.9 && gaps[1] <= 3.8, "\(gaps)")
+        #expect(gaps[2] >= 3.9 && gaps[2] <= 7.5, "\(gaps)")
         let failures = body.log.components(separatedBy: "\n").filter { $0.contains("hello") && $0.contains("500") }
         #expect(failures.count == 1, "\(failures)")
     }
