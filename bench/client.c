@@ -160,7 +160,7 @@ static int press(int argc, char **argv) {
         char *body = strstr(ans.buf, "\r\n\r\n");
         unsigned long long next = next_of(body ? body : ans.buf);
         char path[128], req[1024];
-        snprintf(path, sizeof path, "/ears?after=%llu&wait=10", next);
+        snprintf(path, sizeof path, "/ears?after=%llu&wait=4", next);
         int waiter = dial();
         send_all(waiter, req, (size_t)request(req, sizeof req, "GET", path, NULL));
         pause_for(0.15);
@@ -178,9 +178,13 @@ static int press(int argc, char **argv) {
         pause_for(0.12);
         pull(pullfd, "pull-up");
         close(waiter);
-        if (r != 1 || !strstr(ans.buf, "onair")) {
-            fprintf(stderr, "client: press %d: /ears answered without an onair item: %.300s\n", i, ans.buf);
-            return 1;
+        if (r != 1) { fprintf(stderr, "client: press %d: the waiting /ears closed\n", i); return 1; }
+        if (!strstr(ans.buf, "onair")) {
+            /* The wait ran out with no item: under a loaded host the two presses' edges
+               can land closer than 0.4 s (one touch) or a sleep overran. Said, not timed. */
+            fprintf(stderr, "client: press %d: /ears answered without an onair item after %.0f ms\n", i, (t1 - t0) * 1e3);
+            printf("miss\n");
+            continue;
         }
         printf("%.3f\n", (t1 - t0) * 1e3);
         fflush(stdout);

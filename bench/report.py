@@ -68,7 +68,8 @@ def main():
     print(f"The reference answers a {res['status_bytes']}-byte status document (the body's). "
           f"Preview: {rounds[0]['body'].get('preview_why')}, "
           f"{median([r['body'].get('preview_bytes_per_s', 0) for r in rounds]) / 1024:.0f} KiB/s streamed. "
-          f"The body's log: {res.get('body_log_lines', '?')} lines through a pipe.")
+          f"The body's log: {res.get('body_log_lines', '?')} lines through a pipe. "
+          f"Two-presses not confirmed within the 4 s wait (host stalls; not timed): {res.get('press_misses', 0)}.")
     print()
     print("| figure | C reference | body | body / reference |")
     print("| --- | --- | --- | --- |")

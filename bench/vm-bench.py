@@ -96,7 +96,12 @@ def client(mode, file, n):
     out = subprocess.run([ARGS.client, mode, str(PORT), TOKEN, file, str(n)], capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"client {mode} failed: {out.stderr.strip()}")
-    return [[float(x) for x in line.split()] for line in out.stdout.splitlines() if line.strip()]
+    rows = [line.split() for line in out.stdout.splitlines() if line.strip()]
+    MISSES[mode] = MISSES.get(mode, 0) + sum(1 for r in rows if r == ["miss"])
+    return [[float(x) for x in r] for r in rows if r != ["miss"]]
+
+
+MISSES = {}
 
 
 def wrk(seconds):
@@ -199,6 +204,7 @@ def main():
                 f"/ears p50 {sorted(m['press_ears_ms'])[len(m['press_ears_ms']) // 2]:.2f} ms, "
                 f"/status {m['status_rps']:.0f}/s, private {m['private_kb']} KiB, wakeups {m['idle_wakeups']}")
         results["rounds"].append(row)
+    results["press_misses"] = MISSES.get("press", 0)
     results["body_log_lines"] = sum(1 for _ in open(body.logpath, errors="replace"))
     results["body_log_tail"] = open(body.logpath, errors="replace").read()[-1500:]
     with open(ARGS.out, "w") as f:
