@@ -53,10 +53,13 @@ public struct JSONOut {
 
     public mutating func string(_ s: String) { separate(); quoted(s) }
 
-    /// As JSONEncoder writes a Double: integral values without a fraction.
+    /// As JSONEncoder writes a Double: integral values without a fraction. A value
+    /// that is not finite (the body never builds one) is written as null, never as bad JSON.
     public mutating func number(_ d: Double) {
         separate()
-        if d.isFinite, d == d.rounded(.towardZero), abs(d) < 9.007_199_254_740_992e15 {
+        if !d.isFinite {
+            bytes += [0x6E, 0x75, 0x6C, 0x6C]
+        } else if d == d.rounded(.towardZero), abs(d) < 9.007_199_254_740_992e15 {
             bytes += Array(String(Int64(d)).utf8)
         } else {
             bytes += Array(d.description.utf8)
