@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import BodyHardware
 import BodyHub
+import BodySystem
 
 /// Encodes YUYV frames to JPEG on a thread of its own, so the loop never waits
 /// for an encode and a press is never queued behind a frame (issue 13: while a
@@ -56,6 +57,9 @@ final class FrameEncoder: @unchecked Sendable {
     }
 
     private func work() {
+        // Under load the encode and the loop want the CPU at once: the loop goes first.
+        // A thread left at the loop's weight only costs latency, so a refusal is not fatal.
+        try? ThreadPriority.background()
         while true {
             while sem_wait(ready) != 0 && errno == EINTR {}
             let (frame, stopped) = slot.withLock { s -> ([UInt8]?, Bool) in
