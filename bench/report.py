@@ -47,6 +47,10 @@ def main():
     a = median([r["reference"]["status_rps"] for r in rounds])
     b = median([r["body"]["status_rps"] for r in rounds])
     rows.append(("`GET /status`, wrk -t1 -c16, requests/s (median of rounds)", f"{a:,.0f}", f"{b:,.0f}", ratio(a, b)))
+    if all("status_rps_c4" in r["body"] for r in rounds):
+        a = median([r["reference"]["status_rps_c4"] for r in rounds])
+        b = median([r["body"]["status_rps_c4"] for r in rounds])
+        rows.append(("`GET /status`, wrk -t1 -c4, requests/s (median of rounds)", f"{a:,.0f}", f"{b:,.0f}", ratio(a, b)))
     for key, words in [("rss_kb", "idle RSS"), ("private_kb", "idle private (Private_Dirty)")]:
         a = median([r["reference"][key] for r in rounds]) / 1024
         b = median([r["body"][key] for r in rounds]) / 1024
@@ -69,7 +73,8 @@ def main():
           f"Preview: {rounds[0]['body'].get('preview_why')}, "
           f"{median([r['body'].get('preview_bytes_per_s', 0) for r in rounds]) / 1024:.0f} KiB/s streamed. "
           f"The body's log: {res.get('body_log_lines', '?')} lines through a pipe. "
-          f"Two-presses not confirmed within the 4 s wait (host stalls; not timed): {res.get('press_misses', 0)}.")
+          f"Two-presses not confirmed within the 4 s wait (host stalls; not timed): {res.get('press_misses', 0)}. "
+          f"wrk socket errors: {'; '.join(res.get('wrk_socket_errors', [])) or 'none'}.")
     print()
     print("| figure | C reference | body | body / reference |")
     print("| --- | --- | --- | --- |")
