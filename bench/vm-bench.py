@@ -103,6 +103,7 @@ def client(mode, file, n):
 
 MISSES = {}
 SOCKET_ERRORS = []
+CURRENT = [""]
 
 
 def wrk(seconds, connections=16):
@@ -116,11 +117,12 @@ def wrk(seconds, connections=16):
     # wrk's socket errors say whether that (or anything else) cut the figure.
     errors = re.search(r"Socket errors: (.*)", out.stdout)
     if errors:
-        SOCKET_ERRORS.append(f"-c{connections}: {errors.group(1).strip()}")
+        SOCKET_ERRORS.append(f"{CURRENT[0]} -c{connections}: {errors.group(1).strip()}")
     return float(m.group(1))
 
 
 def measure(prog, sim, preview):
+    CURRENT[0] = prog.name
     got = {}
     http("POST", "/face", {"onair": {"on": False}})
     time.sleep(ARGS.settle)
