@@ -121,6 +121,8 @@ public final class Agent: @unchecked Sendable {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
                                         trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
                                         log: { [log] in log($0) },
+                                        // What failed stays in the journal; what went well is debug.
+                                        requests: { [log] line, status in log(line, status >= 400 ? .notice : .debug) },
                                         handler: { [unowned self] request, reply in self.handle(request, reply) })
             server.answered = { [unowned self] status in self.metrics.answered(status: status) }
             self.server = server

@@ -20,6 +20,16 @@ struct EarsAnswer: Encodable {
     var next: UInt64
 }
 
+extension EarsAnswer: JSONWritable {
+    func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("boot"); o.string(boot)
+            o.key("items"); o.array { a in for item in items { a.value(item) } }
+            o.key("next"); o.number(next)
+        }
+    }
+}
+
 /// Oriel's long poll of the outbox (DESIGN 4).
 extension Agent {
     func ears(after: UInt64, wait: Double, _ reply: HTTPReply) {

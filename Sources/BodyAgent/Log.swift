@@ -6,12 +6,17 @@ public struct Log: Sendable {
     public enum Level: Int32, Sendable { case error = 3, warning = 4, notice = 5, info = 6, debug = 7 }
 
     private let journal: Bool
+    /// `STUDIO_BODY_DEBUG=1`: debug lines are written too (every answered request);
+    /// otherwise they are not even made (issue 13: a line per request was a cost).
+    public let debug: Bool
 
     public init() {
         journal = getenv("JOURNAL_STREAM") != nil
+        debug = getenv("STUDIO_BODY_DEBUG").map { String(cString: $0) == "1" } ?? false
     }
 
     public func callAsFunction(_ words: String, _ level: Level = .info) {
+        if level == .debug && !debug { return }
         let line = journal ? "<\(level.rawValue)>\(words)\n" : "studio-body: \(words)\n"
         // One write(2) per line, so lines from the hello thread never interleave.
         var bytes = Array(line.utf8)

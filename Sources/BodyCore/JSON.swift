@@ -10,9 +10,9 @@ public enum JSON: Equatable, Sendable {
     case array([JSON])
     case object([String: JSON])
 
-    /// Parses bytes; the error says what is wrong in plain words, once, and
-    /// never in the decoder's type names. Where the decoder knows the place
-    /// (a malformed number or string inside an object), the words name it.
+    /// Parses bytes (strictly, RFC 8259, by `JSONParser`); the error says what is
+    /// wrong in plain words, once, with the byte where it is, and never in a
+    /// decoder's type names.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw JSONParseError(reason: "it is empty")
@@ -20,14 +20,8 @@ public enum JSON: Equatable, Sendable {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw JSONParseError(reason: "it is not UTF-8 text")
         }
-        do {
-            return try JSONDecoder().decode(JSON.self, from: Data(bytes))
-        } catch let error as JSONParseError {
-            throw error
-        } catch {
-            // The decoder's own syntax error carries no place: say what it means.
-            throw JSONParseError(reason: "it breaks JSON's grammar (a missing quote, comma or bracket, a bare word, or text after the end)")
-        }
+        var parser = JSONParser(bytes)
+        return try parser.document()
     }
 
     public subscript(key: String) -> JSON? {
@@ -122,6 +116,14 @@ public enum BodyJSON {
             // Only non-finite numbers can fail here; the body never builds them.
             return Array(#"{"error":"the body could not encode its answer"}"#.utf8)
         }
+    }
+
+    /// The documents answered on every request write themselves (JSONOut): the same
+    /// bytes, without JSONEncoder's cost.
+    public static func encode<T: Encodable & JSONWritable>(_ value: T) -> [UInt8] {
+        var out = JSONOut()
+        value.write(to: &out)
+        return out.bytes
     }
 
     /// `{"error": "<words>"}`, the shape of every error the body answers.

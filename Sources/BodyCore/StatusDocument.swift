@@ -133,3 +133,129 @@ public struct StatusExtras: Equatable, Sendable {
         self.board = board
     }
 }
+
+// The status document written by hand (JSONOut): keys in byte order, every
+// field present, as the synthesized Codable with `Null` and `.sortedKeys` writes it.
+extension StatusDocument: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("board"); board.write(to: &o)
+            o.key("buttons")
+            o.object { b in
+                for name in buttons.keys.sorted(by: JSONOut.byteOrder) {
+                    b.key(name); buttons[name]!.write(to: &b)
+                }
+            }
+            o.key("eyes"); eyes.write(to: &o)
+            o.key("lines")
+            o.object { l in
+                for name in lines.keys.sorted(by: JSONOut.byteOrder) {
+                    l.key(name); l.bool(lines[name]!.wrappedValue)
+                }
+            }
+            o.key("onair"); onair.write(to: &o)
+            o.key("oriel"); oriel.write(to: &o)
+            o.key("where"); `where`.write(to: &o)
+            o.key("wrapup"); wrapup.write(to: &o)
+        }
+    }
+}
+
+extension StatusDocument.Asked: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("at"); o.number(at)
+            o.key("id"); o.string(id)
+            o.key("on"); o.bool(on)
+        }
+    }
+}
+
+extension Optional where Wrapped == StatusDocument.Asked {
+    func write(to out: inout JSONOut) {
+        if let self { self.write(to: &out) } else { out.null() }
+    }
+}
+
+extension StatusDocument.OnAir: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("asked"); asked.write(to: &o)
+            o.key("by"); o.string(by)
+            o.key("on"); o.bool(on)
+            o.key("phase"); o.string(phase)
+            o.key("problem"); o.string(problem)
+            o.key("since"); o.string(since)
+            o.key("stage"); o.string(stage)
+            o.key("unread"); o.string(unread)
+            o.key("value"); o.string(value)
+        }
+    }
+}
+
+extension StatusDocument.WrapUp: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("asked"); asked.write(to: &o)
+            o.key("problem"); o.string(problem)
+            o.key("value"); o.string(value)
+        }
+    }
+}
+
+extension StatusDocument.Eyes: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("kill"); o.string(kill)
+            o.key("kill_asked"); kill_asked.write(to: &o)
+            o.key("kill_problem"); o.string(kill_problem)
+            o.key("killing"); o.bool(killing)
+            o.key("mode"); o.string(mode)
+            o.key("names"); o.array { a in for n in names { a.string(n) } }
+            o.key("open"); o.bool(open)
+            o.key("preview"); o.string(preview)
+            o.key("preview_why"); o.string(preview_why)
+            o.key("red"); o.bool(red)
+            o.key("until"); o.number(until)
+            o.key("why"); o.string(why)
+        }
+    }
+}
+
+extension StatusDocument.Button: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("held"); o.bool(held)
+            o.key("stuck"); o.bool(stuck)
+        }
+    }
+}
+
+extension StatusDocument.Where: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("allowed"); o.bool(allowed)
+            o.key("watching"); o.bool(watching)
+        }
+    }
+}
+
+extension StatusDocument.Oriel: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("last_poll"); o.number(last_poll)
+            o.key("last_push"); o.number(last_push)
+            o.key("silent"); o.bool(silent)
+        }
+    }
+}
+
+extension StatusDocument.Board: JSONWritable {
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            o.key("kind"); o.string(kind)
+            o.key("ok"); o.bool(ok)
+            o.key("problem"); o.string(problem)
+        }
+    }
+}

@@ -53,7 +53,7 @@ extension HTTPServer {
         let request = exchange.request
         var line = "http: \(request.method) \(request.path) \(status)"
         if let doing = request.doing { line += " doing \(doing.debugDescription)" }
-        log(line)
+        if let requests { requests(line, status) } else { log(line) }
         guard let connection = exchange.connection,
               MHD_queue_response(connection, UInt32(clamping: status), response) == .YES else {
             log("http: cannot queue the answer to \(request.method) \(request.path)")

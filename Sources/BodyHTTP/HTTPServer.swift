@@ -22,6 +22,9 @@ internal import CMicroHTTPD
 public final class HTTPServer {
     let maxBody: Int
     let log: (String) -> Void
+    /// Each answered request's line and status (`http: GET /status 200 doing "…"`);
+    /// nil sends the line to `log`. The body logs only failures unless asked for more.
+    let requests: ((String, Int) -> Void)?
     let handler: (HTTPRequest, HTTPReply) -> Void
     var daemon: OpaquePointer? = nil
     let logSink: UnsafeMutablePointer<body_mhd_log>
@@ -65,11 +68,13 @@ public final class HTTPServer {
     public init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
                 trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                 log: @escaping (String) -> Void,
+                requests: ((String, Int) -> Void)? = nil,
                 handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         self.maxBody = maxBody
         self.limits = limits
         self.trusts = trusts
         self.log = log
+        self.requests = requests
         self.handler = handler
         logSink = .allocate(capacity: 1)
         logSink.initialize(to: body_mhd_log(fn: nil, context: nil))

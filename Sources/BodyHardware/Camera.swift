@@ -72,6 +72,27 @@ public final class Camera {
     /// was one to drop (marked corrupt by the driver, or not a whole JPEG).
     /// Throws `.unplugged` when the device went away; then only `close()` is left to do.
     public func readFrame() throws(CameraError) -> [UInt8]? {
+        guard let frame = try read(encoding: true) else { return nil }
+        switch frame {
+        case .jpeg(let jpeg): return jpeg
+        case .yuyv(let raw): return try encoder?.encode(raw, bytesPerLine: bytesPerLine)
+        }
+    }
+
+    /// Like `readFrame`, but a YUYV frame comes back copied and not encoded: the
+    /// caller encodes it on a thread of its own (`encoderForWorker`), so the loop
+    /// never waits for an encode (issue 13). MJPEG frames come back cut, as ever.
+    public func readRaw() throws(CameraError) -> CameraFrame? {
+        try read(encoding: false)
+    }
+
+    /// The encoder and source stride for a worker thread; nil for MJPEG passthrough.
+    /// Once a worker has it, only the worker may use it (call `readRaw`, not `readFrame`).
+    public var encoderForWorker: (encoder: YUYVEncoder, bytesPerLine: Int)? {
+        encoder.map { ($0, bytesPerLine) }
+    }
+
+    private func read(encoding: Bool) throws(CameraError) -> CameraFrame? {
         guard fd >= 0 else { throw CameraError(.failed, "camera: cannot read a frame from \(path): it is closed") }
         let (rc, frame) = calls.dequeue(fd)
         if rc == -EAGAIN { return nil }
@@ -83,16 +104,18 @@ public final class Camera {
         // Some drivers report 0 bytes used (or more than the buffer): take the whole buffer.
         let used = frame.bytesUsed == 0 || frame.bytesUsed > buffer.length ? Int(buffer.length) : Int(frame.bytesUsed)
         let raw = UnsafeRawBufferPointer(start: buffer.pointer, count: used)
-        var jpeg: [UInt8]? = nil
+        var jpeg: CameraFrame? = nil
         var failure: CameraError? = nil
         if frame.flags & CameraCalls.flagError == 0 {
-            if let encoder {
-                do { jpeg = try encoder.encode(raw, bytesPerLine: bytesPerLine) } catch { failure = error }
+            if let encoder, encoding {
+                do { jpeg = .jpeg(try encoder.encode(raw, bytesPerLine: bytesPerLine)) } catch { failure = error }
+            } else if encoder != nil {
+                jpeg = .yuyv(Array(raw))
             } else {
                 // Copy before cutting: a loopback writer may reuse the buffer while we look.
                 let copy = Array(raw)
                 if let end = copy.withUnsafeBytes({ JPEG.endOfImage(in: $0) }) {
-                    jpeg = end == copy.count ? copy : Array(copy[..<end])
+                    jpeg = .jpeg(end == copy.count ? copy : Array(copy[..<end]))
                 }
             }
         }
@@ -113,6 +136,12 @@ public final class Camera {
         buffers = []
         fd = -1
     }
+}
+
+/// One frame off the camera: a whole JPEG, or YUYV bytes still to encode.
+public enum CameraFrame: Sendable {
+    case jpeg([UInt8])
+    case yuyv([UInt8])
 }
 
 /// The steps of an open, each remembered so a failure releases exactly what was taken.

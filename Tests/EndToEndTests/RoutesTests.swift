@@ -50,12 +50,12 @@ struct RoutesTests {
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         let bad = try await body.push(#"{"onair": {"on": fals"#)
         #expect(bad.status == 400)
-        #expect(bad.json.string("error") == "the push is not valid JSON: it breaks JSON's grammar "
-                + "(a missing quote, comma or bracket, a bare word, or text after the end)", "\(bad.text)")
+        #expect(bad.json.string("error") == "the push is not valid JSON: expected false, found the end at byte 21",
+                "\(bad.text)")
         let huge = try await body.push(#"{"onair": {"on": false, "since": 1e999}}"#)
         #expect(huge.status == 400)
         #expect(huge.json.string("error")
-                == "the push is not valid JSON: the number at onair.since is malformed or too big for a double")
+                == "the push is not valid JSON: the number 1e999 does not fit at byte 33")
         let notObject = try await body.push("[1,2]")
         #expect(notObject.status == 400)
         #expect(notObject.json.string("error")?.contains("not a JSON object") == true)

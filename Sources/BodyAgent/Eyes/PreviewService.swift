@@ -4,8 +4,9 @@ import BodyHTTP
 /// The camera preview: one capture shared by every `/preview` client, the
 /// newest frame for `/preview.jpg`. The agent says when it runs (the eyes
 /// gate's verdict); this only obeys. Frames live in memory only.
-/// Loop thread only.
-public final class PreviewService {
+/// Loop thread only; a YUYV camera's frames are encoded on a worker thread
+/// (`FrameEncoder`), whose JPEGs come back through `loop.post`.
+public final class PreviewService: @unchecked Sendable {
     private let loop: EventLoop
     private let device: String?
     private let width: Int
@@ -14,6 +15,9 @@ public final class PreviewService {
     private let log: (String) -> Void
 
     private var camera: Camera?
+    private var encoder: FrameEncoder?
+    /// Counts camera opens: a JPEG the worker finishes after a stop is dropped.
+    private var opening = 0
     private var watch: EventLoop.WatchID?
     private var latest: [UInt8]?
     private var streams: [ObjectIdentifier: HTTPStream] = [:]
@@ -51,6 +55,7 @@ public final class PreviewService {
     // Releases the device without telling anyone: the owner is going away too.
     deinit {
         if let watch { loop.unwatch(watch) }
+        encoder?.stop()
         camera?.close()
     }
 
@@ -79,7 +84,27 @@ public final class PreviewService {
         }
         do {
             let opened = try Camera.open(path: device, width: width, height: height, fps: fps)
-            watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
+            opening += 1
+            if let worker = opened.encoderForWorker {
+                let this = opening
+                do {
+                    encoder = try FrameEncoder(encoder: worker.encoder, bytesPerLine: worker.bytesPerLine) { [weak self, loop] result in
+                        guard let service = self else { return }
+                        loop.post { service.encoded(result, opening: this) }
+                    }
+                } catch {
+                    opened.close()
+                    throw error
+                }
+            }
+            do {
+                watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
+            } catch {
+                encoder?.stop()
+                encoder = nil
+                opened.close()
+                throw error
+            }
             camera = opened
             idleWakeups = 0
             say("eyes: preview running: \(opened.format) (\(why))")
@@ -134,16 +159,16 @@ public final class PreviewService {
 
     private func readable() {
         guard let camera else { return }
-        let frame: [UInt8]?
+        let read: CameraFrame?
         do {
-            frame = try camera.readFrame()
+            read = try camera.readRaw()
         } catch {
             let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
             stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
             onGone?(why)
             return
         }
-        guard let frame else {
+        guard let read else {
             idleWakeups += 1
             if idleWakeups >= PreviewService.idleWakeupLimit {
                 let why = "camera: \(camera.path) keeps waking the loop without frames"
@@ -153,6 +178,24 @@ public final class PreviewService {
             return
         }
         idleWakeups = 0
+        switch read {
+        case .jpeg(let frame): show(frame)
+        case .yuyv(let raw): encoder?.offer(raw)
+        }
+    }
+
+    /// A JPEG from the worker: shown if it is of the capture still running.
+    private func encoded(_ result: Result<[UInt8], CameraError>, opening this: Int) {
+        guard this == opening, camera != nil else { return }
+        switch result {
+        case .success(let frame): show(frame)
+        case .failure(let error):
+            stop(why: error.description)
+            onGone?(error.description)
+        }
+    }
+
+    private func show(_ frame: [UInt8]) {
         latest = frame
         for w in waiting.values {
             loop.cancel(w.timer)
@@ -170,6 +213,9 @@ public final class PreviewService {
         let wasRunning = camera != nil
         if let watch { loop.unwatch(watch) }
         watch = nil
+        encoder?.stop()
+        encoder = nil
+        opening += 1
         camera?.close()
         camera = nil
         latest = nil

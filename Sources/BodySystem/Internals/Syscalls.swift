@@ -146,3 +146,9 @@ internal func system_signalfd_read(_ fd: Int32, _ signal: inout Int32) -> Int {
 internal func system_ignore_sigpipe() {
     _ = Glibc.signal(SIGPIPE, SIG_IGN)
 }
+
+// who = 0 under NPTL is the calling thread alone (setpriority(2), BUGS: the
+// nice value is per thread on Linux).
+internal func system_setpriority_thread(_ nice: Int32) -> Int32 {
+    Glibc.setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
+}

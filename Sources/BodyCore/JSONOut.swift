@@ -1,0 +1,124 @@
+/// Compact JSON with sorted keys written straight into bytes, for the documents
+/// the body answers on every request (`/status`, the push's answer, `/ears`).
+/// JSONEncoder spent half of a `/status` answer's CPU in its generic machinery
+/// (perf, issue 13); this writes the same bytes (Tests/BodyCoreTests/JSONOutTests
+/// compares them with JSONEncoder's). A type's `write` puts its keys in byte
+/// order by hand, as `.sortedKeys` would.
+public protocol JSONWritable {
+    func write(to out: inout JSONOut)
+}
+
+public struct JSONOut {
+    public private(set) var bytes: [UInt8] = []
+    private var first = [true]
+
+    public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+    // MARK: containers
+
+    public mutating func object(_ body: (inout JSONOut) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        first.append(true)
+        body(&self)
+        first.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    public mutating func array(_ body: (inout JSONOut) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        first.append(true)
+        body(&self)
+        first.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// A key inside an object; the value written next belongs to it.
+    public mutating func key(_ name: String) {
+        separate()
+        quoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        first[first.count - 1] = true  // the value after a key takes no comma
+    }
+
+    // MARK: values
+
+    public mutating func null() { separate(); bytes += [0x6E, 0x75, 0x6C, 0x6C] }
+
+    public mutating func bool(_ b: Bool) {
+        separate()
+        bytes += b ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65]
+    }
+
+    public mutating func string(_ s: String) { separate(); quoted(s) }
+
+    /// As JSONEncoder writes a Double: integral values without a fraction. A value
+    /// that is not finite (the body never builds one) is written as null, never as bad JSON.
+    public mutating func number(_ d: Double) {
+        separate()
+        if !d.isFinite {
+            bytes += [0x6E, 0x75, 0x6C, 0x6C]
+        } else if d == d.rounded(.towardZero), abs(d) < 9.007_199_254_740_992e15 {
+            bytes += Array(String(Int64(d)).utf8)
+        } else {
+            bytes += Array(d.description.utf8)
+        }
+    }
+
+    public mutating func number(_ n: UInt64) { separate(); bytes += Array(String(n).utf8) }
+
+    public mutating func string(_ s: String?) { if let s { string(s) } else { null() } }
+    public mutating func bool(_ b: Bool?) { if let b { bool(b) } else { null() } }
+    public mutating func number(_ d: Double?) { if let d { number(d) } else { null() } }
+
+    /// A `JSON` value; object keys in byte order, as `.sortedKeys`.
+    public mutating func value(_ v: JSON) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let n): number(n)
+        case .string(let s): string(s)
+        case .array(let a): array { out in for e in a { out.value(e) } }
+        case .object(let o):
+            object { out in
+                for k in o.keys.sorted(by: JSONOut.byteOrder) {
+                    out.key(k)
+                    out.value(o[k]!)
+                }
+            }
+        }
+    }
+
+    public static func byteOrder(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    // MARK: pieces
+
+    private mutating func separate() {
+        if first[first.count - 1] { first[first.count - 1] = false } else { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// JSONEncoder's escaping with `.withoutEscapingSlashes`: quote, backslash,
+    /// \b \f \n \r \t, other control characters as \u00XX; the rest as UTF-8.
+    private mutating func quoted(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for c in s.utf8 {
+            switch c {
+            case 0x22: bytes += [0x5C, 0x22]
+            case 0x5C: bytes += [0x5C, 0x5C]
+            case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
+            case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
+            case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+            case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]]
+            default: bytes.append(c)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
