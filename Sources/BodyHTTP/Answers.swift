@@ -53,7 +53,13 @@ extension HTTPServer {
         let request = exchange.request
         var line = "http: \(request.method) \(request.path) \(status)"
         if let doing = request.doing { line += " doing \(doing.debugDescription)" }
-        if let requests { requests(line, status) } else { log(line) }
+        // A refusal is said through the repeat filter: wrong tokens or garbage from a
+        // flood are a few lines a minute with their count, not one a request.
+        if status >= 400 {
+            if let said = repeats.say(line, at: HTTPServer.monotonic()) {
+                if let requests { requests(said, status) } else { log(said) }
+            }
+        } else if let requests { requests(line, status) } else { log(line) }
         guard let connection = exchange.connection,
               MHD_queue_response(connection, UInt32(clamping: status), response) == .YES else {
             log("http: cannot queue the answer to \(request.method) \(request.path)")

@@ -73,7 +73,9 @@ extension HTTPServer {
             exchange.resume()
             return .YES
         case .logGone(let why):
-            log("http: \(exchange.request.method) \(exchange.request.path): \(why) before the answer was sent")
+            // Said through the repeat filter: a storm of clients that leave is a few lines.
+            let text = "http: \(exchange.request.method) \(exchange.request.path): \(why) before the answer was sent"
+            if let line = repeats.say(text, at: HTTPServer.monotonic()) { log(line) }
             return .YES
         }
     }

@@ -154,6 +154,26 @@ struct ServerTests {
         #expect(h.handled.count == 1)
     }
 
+    @Test("a flood of refusals is one line with its count, while every answer that is not one is said")
+    func refusalsSaidOnce() throws {
+        let h = try Harness { _, request, reply in
+            reply.send(.json(request.path == "/status" ? 200 : 401, okBody))
+        }
+        let port = h.server.port
+        let client = Background(h) { () -> Int in
+            for path in Array(repeating: "/face", count: 40) + Array(repeating: "/status", count: 5) {
+                let c = RawClient(port: port)
+                c.get(path)
+                guard (try? c.answer()) != nil else { return -1 }
+            }
+            return 0
+        }
+        #expect(h.drive(limit: 20) { client.isDone })
+        #expect(client.value == 0)
+        #expect(h.logs.filter { $0.hasPrefix("http: GET /face 401") } == ["http: GET /face 401"])
+        #expect(h.logs.filter { $0 == "http: GET /status 200" }.count == 5)
+    }
+
     @Test("a body of exactly the limit reaches the handler")
     func atLimit() throws {
         let h = try Harness { _, request, reply in reply.send(.json(200, Array("\(request.body.count)".utf8))) }
