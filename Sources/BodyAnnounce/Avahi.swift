@@ -1,6 +1,7 @@
 internal import CAvahi
 public import BodyCore
 import BodySystem
+import Dispatch
 import Glibc
 
 /// The body's `_studio-body._tcp` service through avahi-daemon: the one
@@ -43,7 +44,7 @@ public final class AvahiAnnouncer: @unchecked Sendable {
         rules = Announcement(name: service.name, port: service.port)
     }
 
-    deinit { stop() }
+    deinit { _ = stopNow() }
 
     /// Starts Avahi's thread, which makes the first client there (its D-Bus
     /// calls wait on avahi-daemon, never on the caller's thread); the client
@@ -65,12 +66,32 @@ public final class AvahiAnnouncer: @unchecked Sendable {
     }
 
     /// Withdraws the service (freeing the entry group tells avahi-daemon to
-    /// send its goodbyes), frees the client and ends Avahi's thread. Safe
-    /// twice. Returns what is said at the stop: the caller's loop is ending,
-    /// so it says it itself. Waits for Avahi's thread to let go of its lock,
-    /// and for avahi-daemon to take the withdrawal.
+    /// send its goodbyes), frees the client and ends Avahi's thread, waiting
+    /// at most `seconds`: with avahi-daemon stuck, Avahi's thread can hold its
+    /// lock inside a D-Bus call for 25 s, past systemd's stop timeout. Then the
+    /// body stops without it, and avahi-daemon withdraws the service when the
+    /// body's D-Bus connection closes. Returns what is said at the stop: the
+    /// caller's loop is ending, so it says it itself. Safe twice.
     @discardableResult
-    public func stop() -> [(words: String, level: LogLevel)] {
+    public func stop(within seconds: Double = 3) -> [(words: String, level: LogLevel)] {
+        guard poll != nil else { return [] }
+        final class Said: @unchecked Sendable { var lines: [(words: String, level: LogLevel)] = [] }
+        let said = Said()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [self] in
+            said.lines = self.stopNow()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else {
+            return [("announce: avahi-daemon did not take the withdrawal within \(Int(seconds)) s; "
+                     + "the body stops without waiting (avahi-daemon withdraws it when the body's D-Bus connection closes)",
+                     .warning)]
+        }
+        return said.lines
+    }
+
+    /// `stop` on the caller's thread, however long avahi-daemon takes.
+    private func stopNow() -> [(words: String, level: LogLevel)] {
         guard let poll else { return [] }
         avahi_threaded_poll_lock(poll)
         var said: [(String, LogLevel)] = []
