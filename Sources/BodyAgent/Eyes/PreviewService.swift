@@ -26,6 +26,9 @@ public final class PreviewService {
     private var idleWakeups = 0
     static let idleWakeupLimit = 500
     private var logged: String?
+    /// Bad frames in a row since the last whole one (0: the camera is fine), and the first one's words.
+    private var badFrames = 0
+    private var lastBad: String?
 
     /// How long `/preview.jpg` waits for a first frame after the camera opened.
     static let firstFrameWait = 5.0
@@ -82,6 +85,7 @@ public final class PreviewService {
             watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
             camera = opened
             idleWakeups = 0
+            badFrames = 0
             say("eyes: preview running: \(opened.format) (\(why))")
         } catch let error as CameraError {
             stoppedWhy = error.kind == .absent ? "camera not found (\(device))" : error.description
@@ -132,27 +136,66 @@ public final class PreviewService {
 
     // MARK: - the capture
 
+    /// Reads every frame the driver has ready, then watches the descriptor
+    /// afresh. v4l2loopback's poll joins its wait queue only when no frame is
+    /// ready, so an epoll watch added while one was ready is never woken again
+    /// (seen in the VM: one frame, then silence). Added again once the queue
+    /// is dry, the watch either joins the queue or reports a frame at once.
     private func readable() {
         guard let camera else { return }
-        let frame: [UInt8]?
-        do {
-            frame = try camera.readFrame()
-        } catch {
-            let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
-            stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
-            onGone?(why)
-            return
+        var frames = 0
+        for _ in 0...Int(Camera.bufferCount) {
+            let read: CameraFrame?
+            do {
+                read = try camera.readFrame()
+            } catch {
+                let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
+                stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
+                onGone?(why)
+                return
+            }
+            guard let read else { break }
+            frames += 1
+            take(read, from: camera.path)
+            guard self.camera === camera else { return }
         }
-        guard let frame else {
+        if frames == 0 {
             idleWakeups += 1
             if idleWakeups >= PreviewService.idleWakeupLimit {
                 let why = "camera: \(camera.path) keeps waking the loop without frames"
                 stop(why: why)
                 onGone?(why)
+                return
             }
+        } else {
+            idleWakeups = 0
+        }
+        rewatch(camera)
+    }
+
+    private func rewatch(_ camera: Camera) {
+        if let watch { loop.unwatch(watch) }
+        do {
+            watch = try loop.watch(fd: camera.descriptor) { [weak self] in self?.readable() }
+        } catch {
+            // The capture must not run unwatched.
+            watch = nil
+            let why = "camera: cannot watch \(camera.path) again: \(error)"
+            stop(why: why)
+            onGone?(why)
+        }
+    }
+
+    /// One dequeued frame: a whole one goes to every client, a bad one is dropped in words.
+    private func take(_ read: CameraFrame, from path: String) {
+        guard case .jpeg(let frame) = read else {
+            if case .bad(let words) = read { badFrame(words, from: path) }
             return
         }
-        idleWakeups = 0
+        if badFrames > 0 {
+            say("eyes: camera \(path) delivers whole frames again, after \(badFrames) bad ones")
+            badFrames = 0
+        }
         latest = frame
         for w in waiting.values {
             loop.cancel(w.timer)
@@ -189,10 +232,21 @@ public final class PreviewService {
         }
     }
 
+    /// A frame to drop: clients keep the last good one, and the run of bad
+    /// frames is said once when it begins (and once when it ends), never a line a frame.
+    private func badFrame(_ words: String, from path: String) {
+        if badFrames == 0 {
+            lastBad = words
+            say("eyes: camera \(path) delivered \(words); the preview goes on with the last whole frame")
+        }
+        badFrames += 1
+    }
+
     private func firstFrameTimedOut(_ id: UInt64) {
         guard let w = waiting.removeValue(forKey: id) else { return }
         let path = device ?? "the camera"
-        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(PreviewService.firstFrameWait)) s"))
+        let bad = badFrames > 0 ? " (it delivered \(lastBad ?? "bad frames"))" : ""
+        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(PreviewService.firstFrameWait)) s\(bad)"))
     }
 
     /// Logs a line only when it differs from the last one: changes, not repeats.
