@@ -39,7 +39,7 @@ extension Agent {
             reply.send(earsAnswer(after: after, at: now))
             return
         }
-        body.heard(at: now)
+        body.waits(after: after, at: now)
         let poll = Poll(reply: reply, after: after)
         poll.timer = loop.schedule(at: now.mono + wait) { [unowned self, poll] in
             poll.timer = nil

@@ -119,9 +119,12 @@ public struct Body: Equatable, Sendable {
         return outbox.poll(after: after)
     }
 
-    /// A poll that waits: it counts as hearing from Oriel without taking anything yet.
-    public mutating func heard(at now: Moment) {
+    /// A poll that waits (nothing after N yet): it hears Oriel and acknowledges
+    /// up to N on arrival (DESIGN 4: "until a poll arrives with after at or past
+    /// its seq"), so an item Oriel took is not withdrawn while the poll waits.
+    public mutating func waits(after: UInt64, at now: Moment) {
         contact.polled(at: now)
+        _ = outbox.poll(after: after)
     }
 
     // MARK: The clock

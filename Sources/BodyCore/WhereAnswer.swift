@@ -47,9 +47,10 @@ public struct WherePlace: Equatable, Sendable, Encodable {
     }
 }
 
-/// Why no fresh fix came within the deadline, in the words of DESIGN section 6.
+/// Why no fresh fix came within the deadline, in the words of DESIGN section 6
+/// (`garbled` is ours: docs/decisions.md).
 public enum WhereCause: Equatable, Sendable {
-    case noFix, noReceiver, onlyStale, gpsdSilent
+    case noFix, noReceiver, onlyStale, gpsdSilent, garbled
 
     public var words: String {
         switch self {
@@ -57,6 +58,7 @@ public enum WhereCause: Equatable, Sendable {
         case .noReceiver: "no receiver is attached to gpsd"
         case .onlyStale: "the receiver gave only stale fixes: is its clock or this computer's clock wrong?"
         case .gpsdSilent: "gpsd stopped answering"
+        case .garbled: "gpsd sent lines that are not gpsd's JSON"
         }
     }
 }

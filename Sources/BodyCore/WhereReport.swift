@@ -9,6 +9,10 @@ public enum GpsReport: Equatable, Sendable {
     case device(GpsDevice)
     /// Anything else gpsd says (VERSION, WATCH, SKY, ...): it is still answering.
     case other
+    /// A line that is not one JSON object with a class (torn, random bytes,
+    /// invalid UTF-8, a NUL): not gpsd answering, whatever it holds. The words
+    /// are the line's start, made visible, for the log.
+    case garbage(String)
 }
 
 /// What one TPV says. `time` is the fix time in epoch seconds.

@@ -25,6 +25,7 @@ public struct WhereWatch: Sendable {
         var bestRank = 0
         var holdUntil: Double?
         var sawStale = false
+        var sawGarbage = false
     }
 
     private var waiting: [Ticket: Waiting] = [:]
@@ -60,6 +61,11 @@ public struct WhereWatch: Sendable {
 
     /// One report from gpsd; answers every request it settles.
     public mutating func take(_ report: GpsReport, arrivedAt wall: Double, at now: Double) -> [Outcome] {
+        // Garbage is not gpsd answering; a deadline after any says so, before the other causes.
+        if case .garbage = report {
+            for t in waiting.keys { waiting[t]?.sawGarbage = true }
+            return []
+        }
         lastHeard = now
         switch report {
         case .devices(let list):
@@ -78,7 +84,7 @@ public struct WhereWatch: Sendable {
                 receivers.removeValue(forKey: d.path)
             }
             return []
-        case .other:
+        case .other, .garbage:
             return []
         case .fix(let fix):
             if !fix.device.isEmpty, receivers[fix.device] == nil {
@@ -141,6 +147,7 @@ public struct WhereWatch: Sendable {
     }
 
     private func cause(for w: Waiting) -> WhereCause {
+        if w.sawGarbage { return .garbled }
         if w.sawStale { return .onlyStale }
         if receiversListed && receivers.isEmpty { return .noReceiver }
         // A receiver sends every cycle, so gpsd says something each second while it has one.

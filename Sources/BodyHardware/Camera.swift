@@ -22,7 +22,7 @@ public final class Camera {
     private let bytesPerLine: Int
     private let encoder: YUYVEncoder?
 
-    static let bufferCount: UInt32 = 4
+    public static let bufferCount: UInt32 = 4
 
     /// The file descriptor to epoll; -1 once closed.
     public var descriptor: Int32 { fd }
@@ -68,20 +68,17 @@ public final class Camera {
     deinit { close() }
 
     /// When the descriptor is readable: dequeue one buffer, turn it into a
-    /// JPEG, queue the buffer again. nil when no frame is ready, or the frame
-    /// was one to drop (marked corrupt by the driver, or not a whole JPEG).
+    /// JPEG, queue the buffer again. nil when no frame is ready; `.bad` with
+    /// words for a frame to drop (marked damaged by the driver, empty, not a
+    /// whole JPEG, or a YUYV frame that cannot be encoded).
     /// Throws `.unplugged` when the device went away; then only `close()` is left to do.
-    public func readFrame() throws(CameraError) -> [UInt8]? {
-        guard let frame = try read(encoding: true) else { return nil }
-        switch frame {
-        case .jpeg(let jpeg): return jpeg
-        case .yuyv(let raw): return try encoder?.encode(raw, bytesPerLine: bytesPerLine)
-        }
+    public func readFrame() throws(CameraError) -> CameraFrame? {
+        try read(encoding: true)
     }
 
-    /// Like `readFrame`, but a YUYV frame comes back copied and not encoded: the
-    /// caller encodes it on a thread of its own (`encoderForWorker`), so the loop
-    /// never waits for an encode (issue 13). MJPEG frames come back cut, as ever.
+    /// Like `readFrame`, but a YUYV frame comes back copied and not encoded
+    /// (`.yuyv`): the caller encodes it on a thread of its own
+    /// (`encoderForWorker`), so the loop never waits for an encode (issue 13).
     public func readRaw() throws(CameraError) -> CameraFrame? {
         try read(encoding: false)
     }
@@ -101,28 +98,35 @@ public final class Camera {
             throw CameraError(.failed, "camera: cannot read a frame from \(path): the driver returned buffer \(frame.index) of \(buffers.count)")
         }
         let buffer = buffers[Int(frame.index)]
-        // Some drivers report 0 bytes used (or more than the buffer): take the whole buffer.
-        let used = frame.bytesUsed == 0 || frame.bytesUsed > buffer.length ? Int(buffer.length) : Int(frame.bytesUsed)
-        let raw = UnsafeRawBufferPointer(start: buffer.pointer, count: used)
-        var jpeg: CameraFrame? = nil
-        var failure: CameraError? = nil
-        if frame.flags & CameraCalls.flagError == 0 {
-            if let encoder, encoding {
-                do { jpeg = .jpeg(try encoder.encode(raw, bytesPerLine: bytesPerLine)) } catch { failure = error }
-            } else if encoder != nil {
-                jpeg = .yuyv(Array(raw))
+        let got: CameraFrame
+        if frame.flags & CameraCalls.flagError != 0 {
+            got = .bad("a frame the driver marked as damaged")
+        } else if let encoder {
+            // Some drivers report 0 bytes used (or more than the buffer): a YUYV frame is the whole buffer.
+            let used = frame.bytesUsed == 0 || frame.bytesUsed > buffer.length ? Int(buffer.length) : Int(frame.bytesUsed)
+            let raw = UnsafeRawBufferPointer(start: buffer.pointer, count: used)
+            if encoding {
+                // A frame that cannot be encoded (too short) is one bad frame, not the end of the capture.
+                do { got = .jpeg(try encoder.encode(raw, bytesPerLine: bytesPerLine)) } catch { got = .bad(error.description) }
             } else {
-                // Copy before cutting: a loopback writer may reuse the buffer while we look.
-                let copy = Array(raw)
-                if let end = copy.withUnsafeBytes({ JPEG.endOfImage(in: $0) }) {
-                    jpeg = .jpeg(end == copy.count ? copy : Array(copy[..<end]))
-                }
+                got = .yuyv(Array(raw))
+            }
+        } else if frame.bytesUsed == 0 {
+            // Empty: the buffer still holds an older frame, which must not be shown as this one.
+            got = .bad("an empty frame")
+        } else {
+            let used = frame.bytesUsed > buffer.length ? Int(buffer.length) : Int(frame.bytesUsed)
+            // Copy before cutting: a loopback writer may reuse the buffer while we look.
+            let copy = Array(UnsafeRawBufferPointer(start: buffer.pointer, count: used))
+            if let end = copy.withUnsafeBytes({ JPEG.endOfImage(in: $0) }) {
+                got = .jpeg(end == copy.count ? copy : Array(copy[..<end]))
+            } else {
+                got = .bad("a frame of \(copy.count) bytes that is not a whole JPEG")
             }
         }
         let queued = calls.queue(fd, frame.index)
         if queued < 0 { throw CameraError.call("queue a buffer on", path, errno: -queued, streaming: true) }
-        if let failure { throw failure }
-        return jpeg
+        return got
     }
 
     /// Stops streaming, unmaps the buffers, closes the device. Safe twice.
@@ -136,12 +140,6 @@ public final class Camera {
         buffers = []
         fd = -1
     }
-}
-
-/// One frame off the camera: a whole JPEG, or YUYV bytes still to encode.
-public enum CameraFrame: Sendable {
-    case jpeg([UInt8])
-    case yuyv([UInt8])
 }
 
 /// The steps of an open, each remembered so a failure releases exactly what was taken.
@@ -232,4 +230,16 @@ private struct Opening {
         streaming = false
         requested = false
     }
+}
+
+/// One dequeued frame: a whole JPEG, or one the body cannot show, in words
+/// ("a frame of 5120 bytes that is not a whole JPEG"). A bad frame is the
+/// camera's problem of the moment, not the end of the capture.
+public enum CameraFrame: Equatable, Sendable {
+    case jpeg([UInt8])
+    /// From `readRaw`: YUYV bytes still to encode.
+    case yuyv([UInt8])
+    case bad(String)
+
+    public var jpeg: [UInt8]? { if case .jpeg(let j) = self { return j }; return nil }
 }

@@ -10,7 +10,14 @@ import BodySystem
 /// every whole line gpsd has sent so far.
 public final class GpsdSession {
     private var data: UnsafeMutablePointer<gps_data_t>?
-    private var message = [CChar](repeating: 0, count: 4096)
+    /// libgps copies each line here: as long as libgps's own line buffer, so
+    /// no line it parsed is cut short here.
+    private var message = [CChar](repeating: 0, count: GpsdSession.lineLimit + 1)
+    /// libgps 3.22's line buffer, measured (its header does not say): 20,479
+    /// bytes with no end are held, 20,480 make gps_read fail with errno 0, and
+    /// every later read too. So a line with no end costs at most this much.
+    static let lineLimit = 20_480
+    static let linesPerWake = 256
     /// "HOST:PORT", for words.
     public let address: String
     /// The socket; -1 once closed.
@@ -53,7 +60,9 @@ public final class GpsdSession {
     public func read() throws(GpsdError) -> [GpsReport] {
         guard let data else { throw GpsdError(.lost, "gpsd: cannot read from \(address): the session is closed") }
         var reports: [GpsReport] = []
-        while true {
+        // A gpsd that floods lines must not hold the loop: at most this many a wake;
+        // the socket stays readable (epoll is level-triggered), so the rest comes next turn.
+        for _ in 0..<Self.linesPerWake {
             // An interrupted read is made again (valueOrErrno's one EINTR rule).
             let result = valueOrErrno { message.withUnsafeMutableBufferPointer { cgps_read(data, $0.baseAddress, Int32($0.count)) } }
             let n = (try? result.get()) ?? -1
@@ -61,7 +70,7 @@ public final class GpsdSession {
                 reports.append(report(data))
                 continue
             }
-            // errno 0 with -1: libgps saw the end of the stream.
+            // errno 0 with -1: libgps saw the end of the stream, or its buffer is full.
             let code: Errno? = switch result {
             case .failure(let e) where e.rawValue != 0: e
             default: nil
@@ -70,9 +79,15 @@ public final class GpsdSession {
             if wouldBlock && cgps_peer_closed(descriptor) == 0 { return reports }
             // The lines before the loss still count; the loss shows on the next read.
             if !reports.isEmpty { return reports }
-            let cause = wouldBlock ? "gpsd closed the connection" : code.map(\.words) ?? "gpsd closed the connection"
+            // -1 with errno 0 and the peer still there: libgps's buffer is full of one
+            // line with no end (it stays full, so the watch cannot go on).
+            let cause = if let code, !wouldBlock { code.words }
+                else if !wouldBlock && cgps_peer_closed(descriptor) == 0 {
+                    "gpsd sent a line longer than \(Self.lineLimit) bytes with no end (libgps cannot hold more)"
+                } else { "gpsd closed the connection" }
             throw GpsdError(.lost, "gpsd: lost the watch at \(address): \(cause)")
         }
+        return reports
     }
 
     /// Ends the watch and the connection; safe twice. The C function is `gps_close`.
@@ -84,9 +99,17 @@ public final class GpsdSession {
         cgps_free(data)
     }
 
-    /// The line just read, by its class.
+    /// The line just read, by its class. libgps parses whatever it is given and
+    /// fills the fields it read before a tear, so a line is first checked to be one
+    /// whole JSON object with a class (UTF-8, no NUL): else it is garbage, and no
+    /// field libgps filled from it is read.
     private func report(_ data: UnsafeMutablePointer<gps_data_t>) -> GpsReport {
-        let line = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let bytes = message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        guard let parsed = try? JSON.parse(bytes), parsed["class"]?.string != nil else {
+            let text = bytes.last == 0x0D ? bytes.dropLast() : bytes[...]   // gpsd ends lines with CR LF
+            return .garbage(Self.visible(text.prefix(48)) + (text.count > 48 ? "..." : ""))
+        }
+        let line = String(decoding: bytes, as: UTF8.self)
         if line.hasPrefix(#"{"class":"TPV""#) {
             return .fix(GpsFix(
                 mode: Int(cgps_mode(data)), time: cgps_time(data),
@@ -111,4 +134,13 @@ public final class GpsdSession {
         }
         return .other
     }
+
+    /// Bytes as words for the log: printable ASCII as is, the rest as \xNN.
+    static func visible<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        bytes.map { (0x20..<0x7f).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true).leftPadded(2) }.joined()
+    }
+}
+
+private extension String {
+    func leftPadded(_ n: Int) -> String { count >= n ? self : String(repeating: "0", count: n - count) + self }
 }

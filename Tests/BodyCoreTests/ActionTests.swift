@@ -233,7 +233,7 @@ struct ActionTests {
         var body = try wired()
         try body.face(#"{"eyes":{"open":false}}"#, at: 100)
         try body.face(#"{"eyes":{"open":true,"why":"a tap","until":\#(Moment(150).wall)}}"#, at: 101)
-        body.heard(at: Moment(140))
+        body.waits(after: 0, at: Moment(140))
         #expect(body.tick(at: Moment(150)) == [.preview(run: false, why: "until passed")])
     }
 }

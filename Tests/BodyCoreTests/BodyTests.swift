@@ -163,7 +163,7 @@ struct BodyTraceTests {
         try body.face(#"{"eyes":{"open":true,"why":"a tap","until":\#(Moment(150).wall)}}"#, at: 101)
         #expect(body.gate.verdict.runs)
         #expect(body.nextDue(at: Moment(101)) == 150)
-        body.heard(at: Moment(140))
+        body.waits(after: 0, at: Moment(140))
         _ = body.tick(at: Moment(149.5))
         #expect(body.gate.verdict.runs)
         #expect(body.nextDue(at: Moment(149.5)) == 150)
@@ -206,6 +206,20 @@ struct BodyTraceTests {
         #expect(body.tick(at: Moment(122)) == ranOut("Oriel did not start Wrap up within 20 s", id: "w1", withdrawn: false))
     }
 
+    @Test("a poll that waits acknowledges on arrival: the item it acknowledged is taken, not withdrawn (found by the soak)")
+    func waitingPollAcknowledges() throws {
+        var body = studio(at: 100)
+        try body.face(#"{"onair":{"on":false}}"#, at: 100)
+        _ = body.tap(.onair, at: 101)
+        _ = body.tap(.onair, at: 102, id: "r1")
+        let items = body.poll(after: 0, at: Moment(102.1))
+        #expect(items.map(\.request.id) == ["r1"])
+        // Oriel's next poll waits (nothing new) until after the 15 s: it took r1 when it arrived.
+        body.waits(after: items[0].seq, at: Moment(102.2))
+        #expect(body.outbox.items.isEmpty)
+        #expect(body.tick(at: Moment(117)) == ranOut("Oriel did not start On Air within 15 s", withdrawn: false))
+    }
+
     @Test("the kill's silence is withdrawn too")
     func killRunsOut() {
         var body = studio(at: 100)
@@ -220,7 +234,7 @@ struct BodyTraceTests {
         try body.face(#"{"onair":{"on":false}}"#, at: 100)
         _ = body.tap(.onair, at: 101)
         _ = body.tap(.onair, at: 102)
-        body.heard(at: Moment(110))
+        body.waits(after: 0, at: Moment(110))
         #expect(body.tap(.onair, at: 116.999) == .waiting("already asking Oriel to start On Air"))
         #expect(body.tap(.onair, at: 117) == .armed)
     }

@@ -42,7 +42,7 @@ struct SilenceTests {
         try body.face(#"{"onair":{"on":false}}"#, at: 100)
         _ = body.poll(after: 0, at: Moment(150))
         #expect(body.tick(at: Moment(209.999)).isEmpty)
-        body.heard(at: Moment(209))
+        body.waits(after: 0, at: Moment(209))
         #expect(body.tick(at: Moment(268.999)).isEmpty)
         #expect(body.state == Said.off)
         #expect(body.contact.lastPoll == Moment(209))

@@ -153,6 +153,31 @@ struct WhereWatchTests {
         #expect(w.expire(at: 115).map(\.answer) == [.noFreshFix(.gpsdSilent)])
     }
 
+    @Test("garbage from gpsd is not gpsd answering: the 504 says so, before any other cause")
+    func garbled() {
+        var w = WhereWatch()
+        let early = w.ask(at: 100)
+        _ = w.take(.other, arrivedAt: Self.wall, at: 100)
+        _ = w.take(.devices([]), arrivedAt: Self.wall, at: 100)
+        #expect(w.take(.garbage("{\"class\":\"TPV\",\"lat\":52"), arrivedAt: Self.wall, at: 101).isEmpty)
+        let late = w.ask(at: 102)
+        _ = w.take(.other, arrivedAt: Self.wall, at: 103)
+        let out = w.expire(at: 117)
+        #expect(out.map(\.ticket) == [early, late])
+        #expect(out.map(\.answer) == [.noFreshFix(.garbled), .noFreshFix(.noReceiver)],
+                "only the request that was waiting when the garbage came says so")
+        #expect(out[0].answer.words == "no fresh fix within 15 s (gpsd sent lines that are not gpsd's JSON)")
+    }
+
+    @Test("a fix after garbage still answers: garbage delays nothing")
+    func garbageThenFix() {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        _ = w.take(.devices([Self.receiver]), arrivedAt: Self.wall, at: 100)
+        _ = w.take(.garbage("\\x00"), arrivedAt: Self.wall, at: 100.5)
+        #expect(w.take(tpv(), arrivedAt: Self.wall, at: 101).count == 1)
+    }
+
     @Test("gpsd gone: everyone is answered at once, in words")
     func lost() {
         var w = WhereWatch()

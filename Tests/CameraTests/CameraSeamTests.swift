@@ -83,8 +83,39 @@ struct CameraSeamTests {
         let camera = try open(device)
         let jpeg = try YUYVEncoder(width: 64, height: 48).encode(rampFrame(width: 64, height: 48))
         device.produce(jpeg + [UInt8](repeating: 0, count: 1000))
-        #expect(try camera.readFrame() == jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
         #expect(device.state.withLock { $0.queued.count } == 4)
+    }
+
+    @Test("bad passthrough frames are said in words and their buffers requeued; the next whole one passes",
+          arguments: [([UInt8](), "an empty frame"),
+                      ([0x12, 0x34, 0x56, 0x78, 0x9A], "a frame of 5 bytes that is not a whole JPEG")])
+    func badPassthrough(bytes: [UInt8], words: String) throws {
+        let device = FakeDevice()
+        device.state.withLock { $0.formats = [CameraCalls.mjpeg] }
+        let camera = try open(device)
+        let jpeg = try YUYVEncoder(width: 64, height: 48).encode(rampFrame(width: 64, height: 48))
+        // The buffer the bad frame arrives in held a whole JPEG before: it must not come back.
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+        for _ in 0..<3 { device.produce(jpeg); _ = try camera.readFrame() }
+        device.produce(bytes)
+        #expect(try camera.readFrame() == .bad(words))
+        device.produce(Array(jpeg.prefix(jpeg.count / 2)))
+        #expect(try camera.readFrame() == .bad("a frame of \(jpeg.count / 2) bytes that is not a whole JPEG"))
+        #expect(device.state.withLock { $0.queued.count } == 4)
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+    }
+
+    @Test("a YUYV frame too short to encode is one bad frame, not the end of the capture")
+    func shortYUYV() throws {
+        let device = FakeDevice()
+        let camera = try open(device)
+        device.produce([UInt8](repeating: 128, count: 100))
+        #expect(try camera.readFrame() == .bad("camera: cannot encode a YUYV frame of 100 bytes as 64x48"))
+        device.produce(rampFrame(width: 64, height: 48))
+        #expect(try camera.readFrame()?.jpeg != nil)
     }
 
     @Test("a YUYV frame comes out as a JPEG of the negotiated size")
@@ -92,16 +123,16 @@ struct CameraSeamTests {
         let device = FakeDevice()
         let camera = try open(device)
         device.produce(rampFrame(width: 64, height: 48))
-        let jpeg = try #require(try camera.readFrame())
+        let jpeg = try #require(try camera.readFrame()?.jpeg)
         #expect(try JPEG.decode(jpeg) == (64, 48))
     }
 
-    @Test("a frame the driver marks as corrupt is dropped and its buffer requeued")
+    @Test("a frame the driver marks as corrupt is dropped in words and its buffer requeued")
     func corruptDropped() throws {
         let device = FakeDevice()
         let camera = try open(device)
         device.produce(rampFrame(width: 64, height: 48), flags: CameraCalls.flagError)
-        #expect(try camera.readFrame() == nil)
+        #expect(try camera.readFrame() == .bad("a frame the driver marked as damaged"))
         #expect(device.state.withLock { $0.queued.count } == 4)
     }
 

@@ -34,7 +34,7 @@ enum CameraHIL {
             if left <= 0 { return nil }
             var pfd = pollfd(fd: camera.descriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&pfd, 1, Int32(left * 1000) + 1)
-            if pfd.revents != 0, let frame = try camera.readFrame() { return frame }
+            if pfd.revents != 0, let frame = try camera.readFrame()?.jpeg { return frame }
         }
     }
 

@@ -80,7 +80,58 @@ struct GpsdSessionTests {
             if reports.count < 2 { _ = readable(s) }
         }
         #expect(reports.count == 2)
+        #expect(reports.first == .garbage("not json at all"))
         #expect(reports.last == .fix(GpsFix(mode: 1, device: "/dev/x")))
+    }
+
+    /// Reads until `count` reports came (or the socket stays quiet).
+    func reports(_ s: GpsdSession, _ count: Int) throws -> [GpsReport] {
+        var got: [GpsReport] = []
+        for _ in 0..<10 where got.count < count {
+            guard readable(s) else { break }
+            got += try s.read()
+        }
+        return got
+    }
+
+    @Test("a torn TPV, a NUL and invalid UTF-8 are garbage: no field libgps filled from them is a fix")
+    func tornIsGarbage() throws {
+        let peer = try Peer()
+        let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
+        defer { s.close() }
+        _ = peer.accept()
+        let tpv = #"{"class":"TPV","device":"/dev/x","mode":3,"time":"2026-11-30T16:00:00.500Z","lat":52.5,"lon":13.4}"#
+        // Cut inside the latitude: libgps keeps "lat":52 from it; it must not become a place.
+        peer.send(String(tpv.prefix(while: { $0 != "." })) + "\n")
+        var bad = Array(tpv.utf8)
+        bad[bad.firstIndex(of: UInt8(ascii: "x"))!] = 0xFF
+        let nul = #"{"class":"TPV","mode":3,"#
+        _ = (bad + [0x0A]).withUnsafeBufferPointer { Glibc.send(peer.conn, $0.baseAddress, $0.count, 0) }
+        _ = (Array(nul.utf8) + [0x00] + Array(#""lat":1.5,"lon":2.5}"#.utf8) + [0x0A]).withUnsafeBufferPointer {
+            Glibc.send(peer.conn, $0.baseAddress, $0.count, 0)
+        }
+        peer.send(#"{"lat":1.5,"lon":2.5,"mode":3}"# + "\n" + #"{"class":"SKY"}"# + "\n")
+        let got = try reports(s, 5)
+        #expect(got == [.garbage(String(tpv.prefix(48)) + "..."),
+                        .garbage(#"{"class":"TPV","device":"/dev/\xFF","mode":3,"time"..."#),
+                        .garbage(nul),
+                        .garbage(#"{"lat":1.5,"lon":2.5,"mode":3}"#),
+                        .other])
+    }
+
+    @Test("a line longer than libgps's buffer, with no end, ends the watch in words; memory stays bounded")
+    func hugeLine() throws {
+        let peer = try Peer()
+        let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
+        defer { s.close() }
+        _ = peer.accept()
+        peer.send(#"{"class":"TPV","device":""# + String(repeating: "x", count: 30_000))
+        var lost: GpsdError?
+        for _ in 0..<10 where lost == nil {
+            guard readable(s) else { break }
+            do { _ = try s.read() } catch { lost = error }
+        }
+        #expect(lost == GpsdError(.lost, "gpsd: lost the watch at 127.0.0.1:\(peer.port): gpsd sent a line longer than 20480 bytes with no end (libgps cannot hold more)"))
     }
 
     @Test("gpsd hanging up mid-line is a loss in words, not a spin")

@@ -44,8 +44,10 @@ def wait_for(predicate, seconds: float, what: str):
 class Gpsd:
     """gpsd with its own -D 3 log, so a test can count watches and detached clients."""
 
-    def __init__(self, nmea_args=None):
+    def __init__(self, nmea_args=None, port=None):
+        """port: the one to listen on (a gpsd back where a faulty one was), else a free one."""
         self.dir = tempfile.mkdtemp(prefix="where-http-")
+        self.want_port = port
         self.logfile = os.path.join(self.dir, "gpsd.log")
         self.proc = None
         if nmea_args is None:
@@ -54,7 +56,7 @@ class Gpsd:
             self._start_fake(nmea_args)
 
     def _spawn(self, argv):
-        self.port = free_port()
+        self.port = self.want_port or free_port()
         argv = [a.replace("PORT", str(self.port)) for a in argv]
         with open(self.logfile, "w") as log:
             self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log,

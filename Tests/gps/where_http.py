@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """GET /where through the real studio-body daemon, from a real gpsd fed by
-gpsfake on loopback (issue 5): the thirteen /where scenarios, once, from the
+gpsfake on loopback (issue 5): every /where scenario, once, from the
 outside (the configuration's [location], HTTP, /status's where, the journal's
 words). Every case runs at once, so the 15 s waits overlap. Exits non-zero
 when any case fails.
@@ -14,6 +14,7 @@ import sys
 import time
 import traceback
 
+from fake_gpsd import FakeGpsd
 from fixture import TOKEN, Body, Gpsd
 
 LAT, LON = 52.520008, 13.404954
@@ -197,6 +198,51 @@ def client_leaves(c, gpsd, body):
     c.check(time.monotonic() - left < 3, "the watch closed %.1f s after the client left" % (time.monotonic() - left))
 
 
+SILENT = "no fresh fix within 15 s (gpsd stopped answering)"
+GARBLED = "no fresh fix within 15 s (gpsd sent lines that are not gpsd's JSON)"
+
+
+def faulty(kind, words, within, said):
+    """A gpsd that stalls or writes garbage (Tests/gps/fake_gpsd.py) mid-request:
+    /where answers 504 in words within its 15 s (`within`: the latest second it may
+    answer), never with a place; the body closes its socket to the fake and /status
+    stops watching; then a real gpsd comes back on the same port and the next
+    request gets a fix. `said`: what the log says about it, exactly once."""
+    def case(c, fake, body):
+        status, j, took = body.get("/where")
+        answered = time.monotonic()
+        c.note("%s after %.2f s: %s (the fake wrote %d bytes)" % (status, took, j, fake.sent))
+        c.check(fake.watches == 1, "the fake saw %d watches" % fake.watches)
+        c.check(status == 504, "status %s: %s" % (status, j))
+        c.check(j.get("error") in words, "words %r" % j.get("error"))
+        c.check(took < within, "answered after %.2f s" % took)
+        c.check(settles(lambda: fake.closed_at and fake.open_connections() == 0),
+                "the body's socket to the fake is still open")
+        if fake.closed_at:
+            c.note("the body closed its socket %.2f s after answering" % (fake.closed_at[0] - answered))
+        c.check(not body.watching(), "/status says still watching")
+        c.check(body.proc.poll() is None, "the body died")
+        # Said in words, once (not once a line): the fault, and for garbage what the line was.
+        if said:
+            c.check(body.log.count(said) == 1, "the log says %r %d times" % (said, body.log.count(said)))
+        else:
+            c.check("where: gpsd at" not in body.log, "the log says a problem: %s" % body.log)
+        # gpsd is back: a real one, fed by gpsfake, where the fake was.
+        fake.stop()
+        real = Gpsd([], port=fake.port)
+        try:
+            status, j, took = body.get("/where")
+            c.note("gpsd back: %s after %.2f s" % (status, took))
+            c.check(status == 200 and near(j.get("lat"), LAT), "with gpsd back: status %s: %s" % (status, j))
+            c.check(not body.watching(), "/status says still watching after gpsd came back")
+            if said:
+                c.check("answers again" in body.log, "the log does not say gpsd answers again")
+        finally:
+            real.stop()
+    case.fake = kind
+    return case
+
+
 CASES = {
     "good-3d": ([], good_3d),
     "2d": (["--fix", "2d"], two_d),
@@ -213,6 +259,15 @@ CASES = {
     "gpsd-killed": (["--fix", "none", "--cycles", "40"], killed),
     "three-share-one-watch": (["--nofix", "3"], shared),
     "client-leaves": (["--fix", "none", "--cycles", "40"], client_leaves),
+    # gpsd gone wrong (issue 12 section 3): a fake on a real socket, then a real gpsd back.
+    "gpsd-stalled": (None, faulty("stalled", [SILENT], 16.5, "stopped answering: no JSON from it within 15 s")),
+    "gpsd-random-bytes": (None, faulty("random", [GARBLED], 16.5, "sent a line that is not gpsd's JSON")),
+    "gpsd-half-lines": (None, faulty("half-json", [GARBLED], 16.5, "sent a line that is not gpsd's JSON")),
+    # libgps holds 20,479 bytes of a line with no end: past that the watch ends at once, in words.
+    "gpsd-huge-line": (None, faulty("huge", [SILENT], 3, "gpsd sent a line longer than 20480 bytes with no end")),
+    "gpsd-nul-bad-utf8-classless": (None, faulty("not-gpsd-json", [GARBLED], 16.5, "sent a line that is not gpsd's JSON")),
+    # A gpsd saying SKY (and classes unknown to libgps) is talking: the receiver has no fix.
+    "gpsd-wrong-class": (None, faulty("wrong-class", [NO_FIX], 16.5, "")),
 }
 
 
@@ -221,14 +276,18 @@ def run(name):
     c = Case(name)
     gpsd = body = None
     try:
-        gpsd, body = with_body(args, allowed=(name != "not-allowed"))
+        if hasattr(fn, "fake"):
+            gpsd = FakeGpsd(fn.fake)
+            body = Body(gpsd.port)
+        else:
+            gpsd, body = with_body(args, allowed=(name != "not-allowed"))
         fn(c, gpsd, body)
     except Exception:
         c.failures.append(traceback.format_exc())
     finally:
         if c.failures and body:
             c.notes.append("body log:\n" + body.log[-2000:])
-        if c.failures and gpsd:
+        if c.failures and gpsd and hasattr(gpsd, "log"):
             c.notes.append("gpsd log:\n" + gpsd.log[-2000:])
         if body:
             body.stop()

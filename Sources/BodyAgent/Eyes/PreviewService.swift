@@ -30,6 +30,9 @@ public final class PreviewService: @unchecked Sendable {
     private var idleWakeups = 0
     static let idleWakeupLimit = 500
     private var logged: String?
+    /// Bad frames in a row since the last whole one (0: the camera is fine), and the first one's words.
+    private var badFrames = 0
+    private var lastBad: String?
 
     /// How long `/preview.jpg` waits for a first frame after the camera opened.
     static let firstFrameWait = 5.0
@@ -107,6 +110,7 @@ public final class PreviewService: @unchecked Sendable {
             }
             camera = opened
             idleWakeups = 0
+            badFrames = 0
             say("eyes: preview running: \(opened.format) (\(why))")
         } catch let error as CameraError {
             stoppedWhy = error.kind == .absent ? "camera not found (\(device))" : error.description
@@ -157,45 +161,81 @@ public final class PreviewService: @unchecked Sendable {
 
     // MARK: - the capture
 
+    /// Reads every frame the driver has ready, then watches the descriptor
+    /// afresh. v4l2loopback's poll joins its wait queue only when no frame is
+    /// ready, so an epoll watch added while one was ready is never woken again
+    /// (seen in the VM: one frame, then silence). Added again once the queue
+    /// is dry, the watch either joins the queue or reports a frame at once.
     private func readable() {
         guard let camera else { return }
-        let read: CameraFrame?
-        do {
-            read = try camera.readRaw()
-        } catch {
-            let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
-            stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
-            onGone?(why)
-            return
+        var frames = 0
+        for _ in 0...Int(Camera.bufferCount) {
+            let read: CameraFrame?
+            do {
+                read = try camera.readRaw()
+            } catch {
+                let why = error.kind == .unplugged ? "camera unplugged (\(camera.path))" : error.description
+                stop(why: why, cause: error.kind == .unplugged ? error.description : nil)
+                onGone?(why)
+                return
+            }
+            guard let read else { break }
+            frames += 1
+            take(read, from: camera.path)
+            guard self.camera === camera else { return }
         }
-        guard let read else {
+        if frames == 0 {
             idleWakeups += 1
             if idleWakeups >= PreviewService.idleWakeupLimit {
                 let why = "camera: \(camera.path) keeps waking the loop without frames"
                 stop(why: why)
                 onGone?(why)
+                return
             }
-            return
+        } else {
+            idleWakeups = 0
         }
-        idleWakeups = 0
+        rewatch(camera)
+    }
+
+    private func rewatch(_ camera: Camera) {
+        if let watch { loop.unwatch(watch) }
+        do {
+            watch = try loop.watch(fd: camera.descriptor) { [weak self] in self?.readable() }
+        } catch {
+            // The capture must not run unwatched.
+            watch = nil
+            let why = "camera: cannot watch \(camera.path) again: \(error)"
+            stop(why: why)
+            onGone?(why)
+        }
+    }
+
+    /// One dequeued frame: a whole JPEG goes to every client, a YUYV frame to
+    /// the worker, a bad one is dropped in words.
+    private func take(_ read: CameraFrame, from path: String) {
         switch read {
-        case .jpeg(let frame): show(frame)
+        case .jpeg(let frame): show(frame, from: path)
         case .yuyv(let raw): encoder?.offer(raw)
+        case .bad(let words): badFrame(words, from: path)
         }
     }
 
-    /// A JPEG from the worker: shown if it is of the capture still running.
+    /// A JPEG from the worker: shown if it is of the capture still running. A
+    /// frame that cannot be encoded (too short) is one bad frame, not the end.
     private func encoded(_ result: Result<[UInt8], CameraError>, opening this: Int) {
-        guard this == opening, camera != nil else { return }
+        guard this == opening, let camera else { return }
         switch result {
-        case .success(let frame): show(frame)
-        case .failure(let error):
-            stop(why: error.description)
-            onGone?(error.description)
+        case .success(let frame): show(frame, from: camera.path)
+        case .failure(let error): badFrame(error.description, from: camera.path)
         }
     }
 
-    private func show(_ frame: [UInt8]) {
+    private func show(_ frame: [UInt8], from path: String) {
+        if badFrames > 0 {
+            say("eyes: camera \(path) delivers whole frames again, after \(badFrames) bad ones")
+            badFrames = 0
+        }
         latest = frame
         for w in waiting.values {
             loop.cancel(w.timer)
@@ -235,10 +275,21 @@ public final class PreviewService: @unchecked Sendable {
         }
     }
 
+    /// A frame to drop: clients keep the last good one, and the run of bad
+    /// frames is said once when it begins (and once when it ends), never a line a frame.
+    private func badFrame(_ words: String, from path: String) {
+        if badFrames == 0 {
+            lastBad = words
+            say("eyes: camera \(path) delivered \(words); the preview goes on with the last whole frame")
+        }
+        badFrames += 1
+    }
+
     private func firstFrameTimedOut(_ id: UInt64) {
         guard let w = waiting.removeValue(forKey: id) else { return }
         let path = device ?? "the camera"
-        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(PreviewService.firstFrameWait)) s"))
+        let bad = badFrames > 0 ? " (it delivered \(lastBad ?? "bad frames"))" : ""
+        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(PreviewService.firstFrameWait)) s\(bad)"))
     }
 
     /// Logs a line only when it differs from the last one: changes, not repeats.

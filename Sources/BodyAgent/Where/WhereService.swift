@@ -26,6 +26,8 @@ public final class WhereService {
     private var waiting: [WhereWatch.Ticket: Answer] = [:]
     /// The last problem logged, so a repeat is not logged again.
     private var problem: String?
+    /// The last line gpsd sent was garbage (said once, until a good line).
+    private var sawGarbage = false
 
     public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16, log: @escaping (String) -> Void) {
         self.loop = loop
@@ -76,7 +78,6 @@ public final class WhereService {
         }
         session = opened
         watch = WhereWatch()
-        note(nil)
     }
 
     private func readable() {
@@ -86,6 +87,7 @@ public final class WhereService {
         do throws(GpsdError) {
             var outcomes: [WhereWatch.Outcome] = []
             for report in try session.read() {
+                garbled(report, from: session.address)
                 outcomes += watch.take(report, arrivedAt: wall, at: now)
             }
             settle(outcomes)
@@ -99,7 +101,25 @@ public final class WhereService {
     private func expire() {
         timer = nil
         timerDue = nil
-        settle(watch.expire(at: EventLoop.monotonic()))
+        let outcomes = watch.expire(at: EventLoop.monotonic())
+        if outcomes.contains(where: { $0.answer == .noFreshFix(.gpsdSilent) }) {
+            // A stall (or only garbage) is a problem like a refused connection: said once per change.
+            note("gpsd at \(WhereAnswer.address(host: host, port: port)) stopped answering: no JSON from it within \(Int(FixRule.deadline)) s")
+        }
+        settle(outcomes)
+    }
+
+    /// A line that is not gpsd's JSON is said once, until gpsd speaks JSON again;
+    /// a line that is ends whatever problem was said.
+    private func garbled(_ report: GpsReport, from address: String) {
+        if case .garbage(let start) = report {
+            if !sawGarbage { note("gpsd at \(address) sent a line that is not gpsd's JSON: \"\(start)\"") }
+            sawGarbage = true
+        } else {
+            // gpsd's own JSON: whatever the problem was (refused, stalled, garbage), it answers again.
+            sawGarbage = false
+            note(nil)
+        }
     }
 
     /// Hands each answer to its request; closes the watch once nobody waits.
