@@ -35,6 +35,10 @@ struct CameraBadFramesTests {
 
     @Test("random bytes, JPEGs cut in half and empty frames: /preview goes on, says each run of bad frames once, and serves whole frames after")
     func badFrames() throws {
+        // A fresh v4l2loopback: an earlier suite's feeder leaves its format and its last
+        // frames in the device's buffers (seen: a stranger of 71,230 bytes, and MJPG refused).
+        let reload = try CameraHIL.sh("rmmod v4l2loopback && modprobe v4l2loopback video_nr=42 card_label=hil-loopback exclusive_caps=1")
+        try #require(reload.status == 0, "cannot reload v4l2loopback: \(reload.output)")
         let (files, good) = try fixtures()
         let feeder = Process()
         feeder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
