@@ -20,6 +20,9 @@ import urllib.request
 import browser
 from browser import DESKTOP, PHONE
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+from simbody import stop_process  # noqa: E402
+
 SETTLE = 0.4          # House.settle: a second press sooner is the same touch
 ARMED_FOR = 5         # House.armedFor: a first press arms for this long
 REFUSAL = "cwkPippa refused: the demo hub refuses every fourth request, to show a refusal"
@@ -69,12 +72,7 @@ class Demo:
             return json.load(r)
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        stop_process(self.proc)
         self.log.close()
 
 

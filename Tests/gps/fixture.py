@@ -17,13 +17,9 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BINARY = os.environ.get("STUDIO_BODY_BIN", os.path.join(ROOT, ".build", "debug", "studio-body"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "lib"))
+from simbody import BINARY, SimBody, stop_process, unblocked  # noqa: E402,F401 (BINARY: for Tests/metrics)
 TOKEN = "gps-test-token-0123456789abcdef"
-
-
-def unblocked():
-    # A parent may block SIGTERM (test runners' threads do); children inherit the mask.
-    signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
 def free_port() -> int:
@@ -129,47 +125,20 @@ class Gpsd:
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def _stop_processes(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(3)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc:
+            stop_process(self.proc, 3)
         pid = self.gpsd_pid()
         if pid:
             os.kill(pid, signal.SIGKILL)
 
 
-class Body:
+class Body(SimBody):
     """The real studio-body on the simulated board, location allowed or not."""
 
     def __init__(self, gpsd_port: int, allowed: bool = True):
-        self.dir = tempfile.mkdtemp(prefix="where-body-")
-        token = os.path.join(self.dir, "token")
-        with open(token, "w") as f:
-            f.write(TOKEN + "\n")
-        os.chmod(token, 0o600)
-        conf = os.path.join(self.dir, "body.conf")
-        with open(conf, "w") as f:
-            f.write("[body]\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %s\n"
-                    "[board]\nfile = sim\n[location]\nallowed = %s\ngpsd = 127.0.0.1:%d\n"
-                    % (token, "yes" if allowed else "no", gpsd_port))
-        self.logfile = os.path.join(self.dir, "body.log")
-        with open(self.logfile, "w") as log:
-            self.proc = subprocess.Popen([BINARY, "--config", conf], stdin=subprocess.DEVNULL,
-                                         stdout=log, stderr=log, preexec_fn=unblocked)
-        wait_for(lambda: re.search(r"serving on 127\.0\.0\.1:(\d+)", self.log) or self.proc.poll() is not None,
-                 20, "studio-body serving")
-        m = re.search(r"serving on 127\.0\.0\.1:(\d+)", self.log)
-        if not m:
-            raise RuntimeError("studio-body did not start:\n" + self.log)
-        self.port = int(m.group(1))
-
-    @property
-    def log(self) -> str:
-        with open(self.logfile, errors="replace") as f:
-            return f.read()
+        super().__init__(TOKEN, "[body]\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+                         "[board]\nfile = sim\n[location]\nallowed = %s\ngpsd = 127.0.0.1:%d\n"
+                         % ("yes" if allowed else "no", gpsd_port), prefix="where-body-")
 
     def get(self, path: str, timeout: float = 30):
         """(status, JSON body, seconds taken)."""
@@ -185,13 +154,3 @@ class Body:
 
     def watching(self) -> bool:
         return self.get("/status")[1]["where"]["watching"]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)

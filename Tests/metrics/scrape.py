@@ -23,7 +23,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "gps"))
-from fixture import BINARY, free_port, unblocked, wait_for  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "Tests", "lib"))
+from fixture import free_port, wait_for  # noqa: E402
+from simbody import SimBody, stop_process, unblocked  # noqa: E402
 
 TOKEN = "metrics-test-token-0123456789abcdef"
 WRONG = "not-the-token-0123456789abcdef"
@@ -69,13 +71,7 @@ class Process:
             return f.read()
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc, 10)
 
 
 class Oriel:
@@ -111,23 +107,10 @@ class Oriel:
 
 
 def start_body(d, oriel_url):
-    token = os.path.join(d, "token")
-    with open(token, "w") as f:
-        f.write(TOKEN + "\n")
-    os.chmod(token, 0o600)
-    conf = os.path.join(d, "body.conf")
-    with open(conf, "w") as f:
-        f.write("[body]\nname = %s\nlisten = 127.0.0.1:0\ntoken-file = %s\n"
-                "[oriel]\nurl = %s\nsilence = 600s\n[board]\nfile = %s\n"
-                % (NAME, token, oriel_url, os.path.join(ROOT, "board", "sim.conf")))
-    body = Process([BINARY, "--config", conf], os.path.join(d, "body.log"), d)
-    wait_for(lambda: re.search(r"serving on 127\.0\.0\.1:(\d+)", body.log) or body.proc.poll() is not None,
-             20, "studio-body serving")
-    m = re.search(r"serving on 127\.0\.0\.1:(\d+)", body.log)
-    if not m:
-        raise RuntimeError("studio-body did not start:\n" + body.log)
-    body.url = "http://127.0.0.1:%s" % m.group(1)
-    body.token_file = token
+    body = SimBody(TOKEN, "[body]\nname = %s\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+                   "[oriel]\nurl = %s\nsilence = 600s\n[board]\nfile = %s\n"
+                   % (NAME, oriel_url, os.path.join(ROOT, "board", "sim.conf")), directory=d)
+    body.url = "http://127.0.0.1:%d" % body.port
     return body
 
 

@@ -47,7 +47,8 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BINARY = os.environ.get("STUDIO_BODY_BIN", os.path.join(ROOT, ".build", "debug", "studio-body"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "lib"))
+from simbody import BINARY, SimBody, unblocked  # noqa: E402
 TOKEN = "soak-token-0123456789abcdef"
 # Why 1 MiB: the body is one thread on one malloc arena, and the baseline is
 # taken after a warm-up in which every kind of request (and hostile
@@ -61,10 +62,6 @@ RSS_BOUND_KIB = int(os.environ.get("SOAK_RSS_BOUND_KIB", "1024"))
 LINGER_LIMIT = 100
 HOSTILE_KINDS = ["idle", "half-head", "garbage", "wrong-token", "pipelined", "trickle"]
 HOSTILE_ADDRESSES = ["127.0.0.%d" % i for i in range(2, 2 + 2 * len(HOSTILE_KINDS))]
-
-
-def unblocked():
-    signal.pthread_sigmask(signal.SIG_SETMASK, set())
 
 
 def free_port():
@@ -153,36 +150,17 @@ class Soak:
             threading.Thread(target=lambda: self.serving.wait(30) and self.push_truth(), daemon=True).start()
 
     def start_body(self):
-        token = os.path.join(self.dir, "token")
-        with open(token, "w") as f:
-            f.write(TOKEN + "\n")
-        os.chmod(token, 0o600)
-        conf = os.path.join(self.dir, "body.conf")
-        with open(conf, "w") as f:
-            f.write("[body]\nname = soak\nlisten = 127.0.0.1:0\ntoken-file = %s\n"
-                    "[oriel]\nurl = http://127.0.0.1:%d\n[board]\nfile = sim\n"
-                    "[location]\nallowed = yes\ngpsd = 127.0.0.1:%d\n"
-                    % (token, self.hello.getsockname()[1], self.gpsd_port))
-        self.logfile = os.path.join(self.dir, "body.log")
+        self.body = SimBody(TOKEN, "[body]\nname = soak\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+                            "[oriel]\nurl = http://127.0.0.1:%d\n[board]\nfile = sim\n"
+                            "[location]\nallowed = yes\ngpsd = 127.0.0.1:%d\n"
+                            % (self.hello.getsockname()[1], self.gpsd_port),
+                            directory=self.dir, start_within=30)
+        self.proc, self.port, self.logfile = self.body.proc, self.body.port, self.body.logfile
         self.log_offset = 0
-        with open(self.logfile, "w") as log:
-            self.proc = subprocess.Popen([BINARY, "--config", conf], stdin=subprocess.DEVNULL,
-                                         stdout=log, stderr=log, preexec_fn=unblocked)
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
-            m = re.search(r"serving on 127\.0\.0\.1:(\d+)", self.log())
-            if m:
-                self.port = int(m.group(1))
-                self.serving.set()
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise RuntimeError("studio-body did not start:\n" + self.log())
+        self.serving.set()
 
     def log(self):
-        with open(self.logfile, errors="replace") as f:
-            return f.read()
+        return self.body.log
 
     # ---------- Oriel's HTTP ----------
 
@@ -491,7 +469,7 @@ class Soak:
     # ---------- measuring ----------
 
     def fds(self):
-        return len(os.listdir("/proc/%d/fd" % self.proc.pid))
+        return self.body.fds()
 
     def sockets(self):
         """The body's TCP sockets by state and peer, for a failure's words."""
@@ -515,11 +493,7 @@ class Soak:
                                             ", ".join("%d %s" % (n, k) for k, n in sorted(kinds.items())))
 
     def rss_kib(self):
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        return 0
+        return self.body.rss_kib()
 
     def quiesced(self):
         """Stops new noise, waits for what is in flight and for the body to close it,

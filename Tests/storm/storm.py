@@ -24,7 +24,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BINARY = os.environ.get("STUDIO_BODY_BIN", os.path.join(ROOT, ".build", "debug", "studio-body"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "lib"))
+from simbody import BINARY, SimBody  # noqa: E402
 TOKEN = "storm-test-token-0123456789abcdef"
 HOSTILE = int(os.environ.get("STORM_HOSTILE", "1000"))
 SECONDS = float(os.environ.get("STORM_SECONDS", "20"))
@@ -49,57 +50,10 @@ def raise_fd_limit(n=8192):
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, want), hard))
 
 
-def unblocked():
-    signal.pthread_sigmask(signal.SIG_SETMASK, set())
-
-
-class Body:
+def start_body():
     """The real binary on the sim board, listening on 127.0.0.1."""
-
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="storm-body-")
-        token = os.path.join(self.dir, "token")
-        with open(token, "w") as f:
-            f.write(TOKEN + "\n")
-        os.chmod(token, 0o600)
-        conf = os.path.join(self.dir, "body.conf")
-        with open(conf, "w") as f:
-            f.write("[body]\nname = storm\nlisten = 127.0.0.1:0\ntoken-file = %s\n"
-                    "[oriel]\nsilence = 600s\n[board]\nfile = sim\n" % token)
-        self.logfile = os.path.join(self.dir, "body.log")
-        with open(self.logfile, "w") as log:
-            self.proc = subprocess.Popen([BINARY, "--config", conf], stdin=subprocess.DEVNULL,
-                                         stdout=log, stderr=log, preexec_fn=unblocked)
-        end = time.monotonic() + 20
-        while time.monotonic() < end and self.proc.poll() is None:
-            m = re.search(r"serving on 127\.0\.0\.1:(\d+)", self.log)
-            if m:
-                self.port = int(m.group(1))
-                return
-            time.sleep(0.05)
-        raise RuntimeError("studio-body did not start:\n" + self.log)
-
-    @property
-    def log(self):
-        with open(self.logfile, errors="replace") as f:
-            return f.read()
-
-    def fds(self):
-        return len(os.listdir("/proc/%d/fd" % self.proc.pid))
-
-    def rss_kib(self):
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        shutil.rmtree(self.dir, ignore_errors=True)
+    return SimBody(TOKEN, "[body]\nname = storm\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
+                   "[oriel]\nsilence = 600s\n[board]\nfile = sim\n", prefix="storm-body-")
 
 
 async def connect(port, host):
@@ -301,7 +255,7 @@ def main():
     if not shutil.which("wrk"):
         print("storm: wrk is missing (scripts/apt-packages.txt has it; scripts/deps installs it)")
         return 1
-    body = Body()
+    body = start_body()
     try:
         asyncio.run(storm(body))
     finally:
