@@ -86,7 +86,10 @@ struct LifecycleTests {
         #expect(try await body.onair().string("unread") == "Oriel has not been heard from in 5 s")
     }
 
-    @Test("SIGTERM answers a waiting poll, and the body exits 0 within 2 s")
+    // The poll waits 30 s: a stop that answered it only when its wait ran out, or
+    // hung in the drain, takes far longer than 8 s. The bound is that, not a speed:
+    // the stop itself is about 1 s (the drain's grace), longer on a loaded host.
+    @Test("SIGTERM answers a waiting poll at once, and the body exits 0 long before the poll's wait")
     func sigterm() async throws {
         let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
@@ -97,7 +100,7 @@ struct LifecycleTests {
         let code = await body.terminate()
         let poll = try await waiting
         #expect(code == 0)
-        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(Date().timeIntervalSince(start) < 8)
         #expect(poll.status == 200)
         #expect(body.log.contains("darkening the lamp"))
     }
