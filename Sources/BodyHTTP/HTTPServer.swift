@@ -144,6 +144,7 @@ public final class HTTPServer {
         // showed the token: shut down, and MHD, woken by the hang-up, closes it.
         for fd in hangups?.overdue(limit: limits.headDeadline) ?? [] { try? fd.shutDown() }
         cutOffSlowBodies()
+        if flood.ended(open: hangups?.open ?? 0) { Heap.giveBackFree() }
         let was = turn
         turn = .idle
         if case .runningThenStop(let grace) = was { stop(grace: grace) }
@@ -152,6 +153,8 @@ public final class HTTPServer {
     /// MHD cannot be re-entered: a stop asked for during a run waits for its end.
     private enum Turn { case idle, running, runningThenStop(grace: Double) }
     private var turn = Turn.idle
+    /// After a flood, the freed buffers go back to the kernel (FloodEnd).
+    private lazy var flood = FloodEnd(limit: limits.connections)
 
     /// Seconds until `run()` is due even without readability; nil when only
     /// readability matters. The C function is `MHD_get_timeout`.

@@ -76,8 +76,14 @@ class SimBody:
         return len(os.listdir("/proc/%d/fd" % self.proc.pid))
 
     def rss_kib(self):
+        return self.memory_kib()["VmRSS"]
+
+    def memory_kib(self):
+        """VmRSS and its parts: RssAnon (the heap and other private memory),
+        RssFile (the program's and libraries' pages read from disk)."""
         with open("/proc/%d/status" % self.proc.pid) as f:
-            return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
+            status = f.read()
+        return {k: int(re.search(k + r":\s+(\d+)", status).group(1)) for k in ("VmRSS", "RssAnon", "RssFile")}
 
     def stop(self):
         stop_process(self.proc)

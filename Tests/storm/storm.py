@@ -6,8 +6,10 @@ pushes and long-polls as the real one does.
 Fails on: any Oriel request that fails or takes over 5 s (Oriel's client
 timeout), a lamp that is not what the last push said, a waiting poll not
 answered within its wait (and 2 s), the body's open descriptors not back to
-where they started. Prints Oriel's p50/p99/max and the RSS growth: figures
-for docs/reliability.md, not pass marks (a shared 2-core machine's timing).
+where they started, the body's anonymous memory (its heap) more than 1 MiB
+above what it was before the storms. Prints Oriel's p50/p99/max
+and the RSS growth: figures for docs/reliability.md, not pass marks (a shared
+2-core machine's timing).
 """
 
 import asyncio
@@ -34,6 +36,10 @@ ORIEL = "127.0.0.250"      # wrk can only come from 127.0.0.1: Oriel keeps apart
 CLIENT_TIMEOUT = 5.0       # Oriel's own
 POLL_WAIT = 3              # seconds each of Oriel's long polls waits
 POLL_SLACK = 2             # past its wait, on a shared machine whose load this storm itself raises
+WARM_HOSTILE = 150
+# The heap and other private memory after both storms, against before the small
+# one: what storms leave behind (issue 12: under 1 MiB). Memory, not time: asserted.
+ANON_GROWTH_KIB = 1024
 HOSTS = ["127.0.0.%d" % i for i in range(2, 2 + 70)]   # 70 x 16 > 1,000: the per-address limit is not what holds them off
 
 failures = []
@@ -212,11 +218,29 @@ def report(name, oriel, rss0, body):
         fail("%s: Oriel got nothing through" % name)
 
 
-async def storm(body):
+async def warm_up(body):
+    """Oriel for 2 s, then a small storm of every kind (150 connections, past
+    the point where the body makes room) for 3 s: the body's first answers
+    allocate what it keeps, and the code of each path is read in from disk
+    once. What the big storm adds after this is what it leaves behind."""
     oriel = Oriel(body.port)
-    await oriel.run(2)    # warm up: the body's first answers allocate what they keep
-    fds0, rss0 = body.fds(), body.rss_kib()
-    print("storm: the body holds %d descriptors and %d KiB after warming up" % (fds0, rss0), flush=True)
+    await oriel.run(2)
+    quiet = body.memory_kib()
+    until = time.monotonic() + 3
+    await asyncio.gather(*[hostile(body.port, i, KINDS[i % len(KINDS)], until) for i in range(WARM_HOSTILE)])
+    wrk = subprocess.run(["wrk", "-t1", "-c50", "-d2s", "-H", "Authorization: Bearer " + TOKEN,
+                          "http://127.0.0.1:%d/status" % body.port], capture_output=True)
+    if wrk.returncode != 0:
+        fail("wrk did not run: %s" % wrk.stderr.decode(errors="replace")[:200])
+    await Oriel(body.port).run(1)
+    return quiet
+
+
+async def storm(body):
+    quiet = await warm_up(body)
+    fds0, rss0, mem0 = body.fds(), body.rss_kib(), body.memory_kib()
+    print("storm: the body holds %d descriptors and %d KiB after warming up (%d KiB anonymous; %d before "
+          "the small storm)" % (fds0, rss0, mem0["RssAnon"], quiet["RssAnon"]), flush=True)
 
     until = time.monotonic() + SECONDS
     tasks = [asyncio.create_task(hostile(body.port, i, KINDS[i % len(KINDS)], until)) for i in range(HOSTILE)]
@@ -239,9 +263,14 @@ async def storm(body):
     end = time.monotonic() + 15
     while time.monotonic() < end and body.fds() > fds0:
         await asyncio.sleep(0.2)
-    fds1, rss1 = body.fds(), body.rss_kib()
-    print("storm: afterwards the body holds %d descriptors (%d before) and %d KiB (%+d KiB)"
-          % (fds1, fds0, rss1, rss1 - rss0), flush=True)
+    fds1, rss1, mem1 = body.fds(), body.rss_kib(), body.memory_kib()
+    anon = mem1["RssAnon"] - quiet["RssAnon"]
+    print("storm: afterwards the body holds %d descriptors (%d before) and %d KiB (%+d KiB since the warm-up: "
+          "anonymous %+d, pages of files %+d); anonymous memory %+d KiB since before the small storm"
+          % (fds1, fds0, rss1, rss1 - rss0, mem1["RssAnon"] - mem0["RssAnon"], mem1["RssFile"] - mem0["RssFile"], anon),
+          flush=True)
+    if anon > ANON_GROWTH_KIB:
+        fail("the body's anonymous memory grew %d KiB over both storms, more than %d KiB" % (anon, ANON_GROWTH_KIB))
     if fds1 > fds0:
         fail("the body holds %d descriptors, %d before the storm" % (fds1, fds0))
     if max(times or [0]) > CLIENT_TIMEOUT:

@@ -152,3 +152,8 @@ internal func system_ignore_sigpipe() {
 internal func system_setpriority_thread(_ nice: Int32) -> Int32 {
     Glibc.setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
 }
+
+/// 1 when memory was given back to the kernel, 0 when there was none to give.
+internal func system_malloc_trim(_ pad: Int) -> Int32 {
+    CSystem.malloc_trim(pad)
+}
