@@ -24,9 +24,8 @@ client left is still held LINGER_LIMIT s after the noise stopped.
 
 Descriptors and RSS are read at two quiet moments (no noise in flight, the
 long poll waiting): after a warm-up, and at the end. Sockets whose client
-left but the server still holds (CLOSE-WAIT: a trickled body's, until
-libmicrohttpd's 90 s idle timeout) are not counted at the start, and must be
-gone at the end. SOAK_QUIET_WATCH=N prints the body's sockets each second for
+left but the server still holds (CLOSE-WAIT: a trickled body's, until its 5 s
+body deadline) are not counted at the start, and must be gone at the end. SOAK_QUIET_WATCH=N prints the body's sockets each second for
 N s after the end, for a diagnosis.
 """
 
@@ -57,9 +56,11 @@ TOKEN = "soak-token-0123456789abcdef"
 # bytes on each would pass 1 MiB. (The 2-minute CI run catches only gross
 # leaks, about 1 KiB a request.)
 RSS_BOUND_KIB = int(os.environ.get("SOAK_RSS_BOUND_KIB", "1024"))
-# libmicrohttpd's idle timeout (HTTPLimits.idle, 90 s) and a margin: the longest a
-# socket whose client left may be held (a trickled body's, see docs/reliability.md).
-LINGER_LIMIT = 100
+# The longest a socket whose client left may be held: a trickled body is cut
+# off 5 s after its head (HTTPLimits.bodyDeadline), a half head 5 s after the
+# connection (headDeadline), and a hang-up is heard at once; 10 s is that and a
+# margin. (Before the body deadline it was MHD's 90 s idle timeout.)
+LINGER_LIMIT = 10
 HOSTILE_KINDS = ["idle", "half-head", "garbage", "wrong-token", "pipelined", "trickle"]
 HOSTILE_ADDRESSES = ["127.0.0.%d" % i for i in range(2, 2 + 2 * len(HOSTILE_KINDS))]
 
