@@ -27,7 +27,9 @@ let package = Package(
                 linkerSettings: gpiodPrefix.map { [.unsafeFlags(["-Xlinker", "\($0)/lib/libgpiod.so", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])] }
                     ?? [.linkedLibrary("gpiod")]),
         .systemLibrary(name: "CGps", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // A C target that loads libcurl when the hello first needs it (ccurl.h says why);
+        // curl.h comes from libcurl4-openssl-dev, libcurl.so.4 from libcurl4.
+        .target(name: "CCurl"),
         // A C target, not a system library: pages.c turns libmicrohttpd's own
         // HTML error pages into the body's JSON (docs/decisions.md).
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("dl")]),

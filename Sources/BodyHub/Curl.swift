@@ -1,14 +1,19 @@
 internal import CCurl
 internal import FoundationEssentials
 
-/// The one file that calls libcurl: one easy handle per request, made and
-/// cleaned up here on every path.
+/// The one file that calls libcurl (through CCurl, which loads it at the first
+/// request): one easy handle per request, made and cleaned up here on every path.
 enum Curl {
     /// Answers larger than this are cut off as a failure: a hub's answers are small.
     static let answerLimit = 1 << 20
 
-    /// curl_global_init is not safe to race; a global `let` runs it once.
-    private static let ready: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+    /// libcurl is loaded at the first request (ccurl.h: a body that never
+    /// calls Oriel never maps it); nil when ready, else why it is not.
+    private static let unready: String? = {
+        var why = [CChar](repeating: 0, count: 256)
+        guard body_curl_load(&why, why.count) != 0 else { return nil }
+        return String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
 
     struct Request {
         var part: String
@@ -24,18 +29,18 @@ enum Curl {
         func failure(_ reason: HubError.Reason) -> Result<HubResponse, HubError> {
             .failure(HubError(part: request.part, method: request.method, url: request.url, reason: reason))
         }
-        if ready != CURLE_OK { return failure(.failed("libcurl did not start: \(words(ready))")) }
+        if let unready { return failure(.failed("libcurl could not be loaded: \(unready)")) }
         for (name, value) in request.headers where (name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }) {
             return failure(.failed("the \(name) header holds a line break"))
         }
-        guard let easy = curl_easy_init() else { return failure(.failed("libcurl could not make a handle")) }
-        defer { curl_easy_cleanup(easy) }
+        guard let easy = body_curl_easy_init() else { return failure(.failed("libcurl could not make a handle")) }
+        defer { body_curl_easy_cleanup(easy) }
 
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        defer { curl_slist_free_all(list) }
+        defer { body_curl_slist_free_all(list) }
         // An empty Expect stops libcurl waiting for "100 Continue" on larger bodies.
         for line in request.headers.map({ "\($0.0): \($0.1)" }) + ["Expect:"] {
-            guard let longer = curl_slist_append(list, line) else { return failure(.failed("out of memory for headers")) }
+            guard let longer = body_curl_slist_append(list, line) else { return failure(.failed("out of memory for headers")) }
             list = longer
         }
 
@@ -64,7 +69,7 @@ enum Curl {
         }
         if code != CURLE_OK { return failure(.failed("libcurl refused an option: \(words(code))")) }
 
-        code = withExtendedLifetime(sink) { curl_easy_perform(easy) }
+        code = withExtendedLifetime(sink) { body_curl_easy_perform(easy) }
         switch code {
         case CURLE_OK:
             break
@@ -93,6 +98,6 @@ enum Curl {
     }
 
     private static func words(_ code: CURLcode) -> String {
-        String(cString: curl_easy_strerror(code))
+        String(cString: body_curl_easy_strerror(code))
     }
 }

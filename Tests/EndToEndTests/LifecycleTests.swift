@@ -30,6 +30,27 @@ struct LifecycleTests {
         #expect(try await body.status().object("oriel").bool("silent") == false)
     }
 
+    /// The process's memory map: read to its end (a /proc file says its size is 0,
+    /// and a read by size stops after the first page).
+    func mapped(_ body: BodyProcess) throws -> String {
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(body.process.processIdentifier)/maps"))
+        defer { try? file.close() }
+        return String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+    }
+
+    @Test("libcurl is loaded only to call Oriel: not mapped without an [oriel] url, mapped once the hello went")
+    func curlOnlyForOriel() async throws {
+        let alone = try await BodyProcess.start()
+        _ = try await alone.status()
+        let maps = try mapped(alone)
+        #expect(maps.contains("/libmicrohttpd.so"), "the map was not read whole")
+        #expect(!maps.contains("libcurl"), "a body that never calls Oriel mapped libcurl")
+        let oriel = try FakeOriel()
+        let calling = try await BodyProcess.start(oriel: oriel.url)
+        #expect(await eventually(within: 5) { !oriel.hellos.isEmpty })
+        #expect(try mapped(calling).contains("/libcurl.so.4"))
+    }
+
     @Test("hello at start, with the token and the body's boot id")
     func helloAtStart() async throws {
         let oriel = try FakeOriel()
