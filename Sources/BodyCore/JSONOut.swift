@@ -104,6 +104,12 @@ public struct JSONOut {
     /// \b \f \n \r \t, other control characters as \u00XX; the rest as UTF-8.
     private mutating func quoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (every key, most values) need no escape: one copy, not a byte at a time.
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for c in s.utf8 {
             switch c {
             case 0x22: bytes += [0x5C, 0x22]
