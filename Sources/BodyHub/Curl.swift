@@ -8,12 +8,13 @@ enum Curl {
     static let answerLimit = 1 << 20
 
     /// libcurl is loaded at the first request (ccurl.h: a body that never
-    /// calls Oriel never maps it); nil when ready, else why it is not.
-    private static let unready: String? = {
+    /// calls Oriel never maps it), and again at the next if that failed;
+    /// nil when ready, else why it is not.
+    private static func unready() -> String? {
         var why = [CChar](repeating: 0, count: 256)
         guard body_curl_load(&why, why.count) != 0 else { return nil }
         return String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
+    }
 
     struct Request {
         var part: String
@@ -29,7 +30,7 @@ enum Curl {
         func failure(_ reason: HubError.Reason) -> Result<HubResponse, HubError> {
             .failure(HubError(part: request.part, method: request.method, url: request.url, reason: reason))
         }
-        if let unready { return failure(.failed("libcurl could not be loaded: \(unready)")) }
+        if let unready = unready() { return failure(.failed("libcurl could not be loaded: \(unready)")) }
         for (name, value) in request.headers where (name + value).utf8.contains(where: { $0 == 13 || $0 == 10 }) {
             return failure(.failed("the \(name) header holds a line break"))
         }

@@ -19,7 +19,10 @@ static struct {
     void (*slist_free_all)(struct curl_slist *);
 } curl;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+// Held while loading; a load that failed is tried again at the next call (the
+// hello backs off, so about once a minute), so installing libcurl4 later helps.
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
+static int loaded;
 static char failed[256];
 
 static int resolve(void *library, const char *name, void **slot) {
@@ -29,12 +32,13 @@ static int resolve(void *library, const char *name, void **slot) {
     return -1;
 }
 
-static void load(void) {
+// 0 when libcurl is loaded and started; -1 with the reason in `failed`.
+static int load(void) {
     void *library = dlopen(LIBCURL, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const char *error = dlerror();
         snprintf(failed, sizeof failed, "%s", error ? error : "cannot load " LIBCURL);
-        return;
+        return -1;
     }
     if (resolve(library, "curl_global_init", (void **)&curl.global_init)
         || resolve(library, "curl_easy_init", (void **)&curl.easy_init)
@@ -45,21 +49,25 @@ static void load(void) {
         || resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
         || resolve(library, "curl_slist_append", (void **)&curl.slist_append)
         || resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all)) {
-        curl.global_init = NULL;
-        return;
+        dlclose(library);
+        return -1;
     }
     CURLcode code = curl.global_init(CURL_GLOBAL_ALL);
     if (code != CURLE_OK) {
         snprintf(failed, sizeof failed, "curl_global_init: %s", curl.easy_strerror(code));
-        curl.global_init = NULL;
+        dlclose(library);
+        return -1;
     }
+    return 0;
 }
 
 int body_curl_load(char *why, size_t size) {
-    pthread_once(&once, load);
-    if (curl.global_init) return 0;
-    if (why && size) snprintf(why, size, "%s", failed);
-    return -1;
+    pthread_mutex_lock(&loading);
+    if (!loaded) loaded = load() == 0;
+    int ok = loaded;
+    if (!ok && why && size) snprintf(why, size, "%s", failed);
+    pthread_mutex_unlock(&loading);
+    return ok ? 0 : -1;
 }
 
 // Below: only after body_curl_load returned 0.
@@ -68,7 +76,7 @@ void body_curl_easy_cleanup(CURL *easy) { curl.easy_cleanup(easy); }
 CURLcode body_curl_easy_perform(CURL *easy) { return curl.easy_perform(easy); }
 const char *body_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
 struct curl_slist *body_curl_slist_append(struct curl_slist *list, const char *line) { return curl.slist_append(list, line); }
-void body_curl_slist_free_all(struct curl_slist *list) { if (curl.slist_free_all) curl.slist_free_all(list); }
+void body_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
 
 CURLcode body_curl_set_long(CURL *easy, CURLoption option, long value) {
     return curl.easy_setopt(easy, option, value);

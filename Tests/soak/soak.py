@@ -512,7 +512,7 @@ class Soak:
 
     def closed_by_client(self):
         """The body's sockets whose client has gone (CLOSE-WAIT): the server holds them
-        until its own timeout (libmicrohttpd's idle, HTTPLimits.idle: 90 s)."""
+        until it hears the hang-up or a deadline cuts them off (HTTPLimits: 5 s)."""
         out = subprocess.run(["ss", "-Htanp", "state", "close-wait"], capture_output=True, text=True).stdout
         return sum(1 for l in out.splitlines() if "pid=%d," % self.proc.pid in l)
 

@@ -1,8 +1,8 @@
 // libcurl for BodyHub, loaded only when the body first calls Oriel
 // (dlopen, as systemd loads its optional libraries): a body with no
-// [oriel] url never maps libcurl and the TLS stack it brings, about 0.9 MB of
-// private memory (docs/benchmarks.md), and a broken libcurl costs the hello,
-// never the lamp or the buttons. curl.h is here for its types only: nothing
+// [oriel] url never maps libcurl and what it brings (OpenSSL, Kerberos, LDAP,
+// libssh2), about 0.7 MB of private memory (docs/benchmarks.md), and a broken
+// libcurl costs the hello, never the lamp or the buttons. curl.h is here for its types only: nothing
 // links libcurl, so a direct curl_* call fails at link time; use body_curl_*.
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot
 // call, so each argument type gets a typed wrapper.
@@ -11,9 +11,9 @@
 
 typedef size_t (*body_curl_write_fn)(char *data, size_t size, size_t count, void *context);
 
-// Loads libcurl.so.4 and runs curl_global_init, once; later calls return the
-// first call's result. 0 when ready; otherwise -1 and the reason in `why`.
-// Safe to call from any thread.
+// Loads libcurl.so.4 and runs curl_global_init, the first time it works;
+// a failed load is tried again at the next call. 0 when ready; otherwise -1
+// and the reason in `why`. Safe to call from any thread.
 int body_curl_load(char *why, size_t size);
 
 CURL *body_curl_easy_init(void);
