@@ -67,6 +67,16 @@ def main():
         rows.append((f"body: press -> `/ears` p{p}, without / while one `/preview` streams (n={len(quiet)}/{len(busy)})",
                      f"{a:.2f} ms", f"{b:.2f} ms", ratio(a, b)))
 
+    cams = [r["camera"] for r in rounds if "camera" in r]
+    if cams:
+        def per_frame(who):
+            frames = sum(c[who]["frames"] for c in cams)
+            return (sum(c[who]["cpu_s"] for c in cams) * 1000 / frames if frames else float("nan")), frames
+        (u, uf), (b, bf) = per_frame("ustreamer"), per_frame("body")
+        secs = sum(c["body"]["seconds"] for c in cams)
+        rows.append((f"camera, YUYV 640x480 @15 q80, one client: CPU per delivered frame (µStreamer in the reference column; "
+                     f"{uf} / {bf} frames in {secs} s each)", f"{u:.1f} ms", f"{b:.1f} ms", ratio(u, b)))
+
     print(f"{len(rounds)} rounds, programs alternating in one boot; guest kernel {res['kernel']}, "
           f"{res['cpus']} vCPUs (TCG, idle=poll); {machine}")
     print(f"The reference answers a {res['status_bytes']}-byte status document (the body's). "

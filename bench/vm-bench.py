@@ -6,7 +6,8 @@ on one gpio-sim chip with Raspberry Pi names and vivid, in the same boot.
 Per round and program: idle RSS, private memory and wakeups; push -> lamp line
 and push answered (bench/client push); confirming press -> waiting /ears
 (bench/client press); GET /status under wrk -c16; for the body also the press
-while one /preview client streams from vivid. Each program's stdout and stderr
+while one /preview client streams from vivid; and the body's /preview against
+µStreamer on the same vivid device (CPU per delivered frame). Each program's stdout and stderr
 go through a pipe to a separate reader (cat), as they would to journald.
 
 Writes every sample as JSON to --out; scripts/bench-report turns it into the table.
@@ -160,6 +161,69 @@ def measure(prog, sim, preview):
     return got
 
 
+def cpu_seconds(pid):
+    """User and system CPU of every thread of the process so far."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stream(url, pid, seconds, headers=()):
+    """One MJPEG client for `seconds`: frames delivered (JPEG starts in the
+    multipart body: FF D8 FF; the entropy-coded data escapes every FF) and the
+    server's CPU seconds over the same time."""
+    out = f"/run/bench/stream-{os.getpid()}.bin"
+    args = ["curl", "-s", "-N", "--max-time", str(seconds), "-o", out, url]
+    for h in headers:
+        args[1:1] = ["-H", h]
+    before = cpu_seconds(pid)
+    subprocess.run(args)
+    cpu = cpu_seconds(pid) - before
+    data = open(out, "rb").read()
+    os.unlink(out)
+    return data.count(b"\xff\xd8\xff"), cpu
+
+
+def camera(work):
+    """The body's /preview against µStreamer (Debian's ustreamer) on the same
+    vivid device: YUYV 640x480 at 15 fps, quality 80, one client, CPU per frame."""
+    got = {}
+    body = Program("body", [ARGS.body, "--config", f"{work}/body.conf"], f"{work}/body-camera.log").start()
+    try:
+        # As Oriel opens the gate for a tap: closed first, then open (measure() does the same).
+        http("POST", "/face", {"eyes": {"open": False, "red": False}})
+        http("POST", "/face", {"eyes": {"open": True, "red": True, "why": "Dad's tap on the studio body",
+                                        "until": time.time() + 3600}})
+        time.sleep(2)
+        got["preview_why"] = json.loads(http("GET", "/status"))["eyes"].get("preview_why")
+        frames, cpu = stream(f"http://127.0.0.1:{PORT}/preview", body.proc.pid, ARGS.camera,
+                             [f"Authorization: Bearer {TOKEN}"])
+        got["body"] = {"frames": frames, "cpu_s": cpu, "seconds": ARGS.camera}
+        if frames == 0:
+            raise RuntimeError(f"the body's /preview gave no frame ({got['preview_why']}): "
+                               f"{open(body.logpath, errors='replace').read()[-1500:]}")
+    finally:
+        body.stop()
+    ust = subprocess.Popen(["ustreamer", "--device", "/dev/video0", "--format", "YUYV", "--resolution", "640x480",
+                            "--desired-fps", "15", "--quality", "80", "--encoder", "CPU", "--host", "127.0.0.1",
+                            "--port", str(PORT + 1)], stdout=subprocess.DEVNULL, stderr=open(f"{work}/ustreamer.log", "ab"))
+    try:
+        time.sleep(3)
+        if ust.poll() is not None:
+            raise RuntimeError(f"ustreamer exited {ust.returncode}: {open(f'{work}/ustreamer.log').read()[-1000:]}")
+        frames, cpu = stream(f"http://127.0.0.1:{PORT + 1}/stream", ust.pid, ARGS.camera)
+        got["ustreamer"] = {"frames": frames, "cpu_s": cpu, "seconds": ARGS.camera}
+    finally:
+        ust.terminate()
+        try:
+            ust.wait(10)
+        except subprocess.TimeoutExpired:
+            ust.kill()
+            ust.wait()
+    say(f"camera: body {got['body']['frames']} frames for {got['body']['cpu_s']:.2f} s CPU, "
+        f"ustreamer {got['ustreamer']['frames']} frames for {got['ustreamer']['cpu_s']:.2f} s CPU")
+    return got
+
+
 def main():
     global ARGS
     p = argparse.ArgumentParser()
@@ -173,6 +237,7 @@ def main():
     p.add_argument("--wrk", type=int, default=5)
     p.add_argument("--idle", type=float, default=10)
     p.add_argument("--settle", type=float, default=2)
+    p.add_argument("--camera", type=int, default=10, help="seconds each of the body's and µStreamer's stream; 0: none")
     ARGS = p.parse_args()
 
     subprocess.run([f"{ROOT}/Tests/hil/gpio-sim-setup", "bench", *LINES], check=True, stdout=subprocess.DEVNULL)
@@ -212,6 +277,8 @@ def main():
             say(f"round {r + 1} {prog.name}: lamp p50 {sorted(m['push_lamp_ms'])[len(m['push_lamp_ms']) // 2]:.2f} ms, "
                 f"/ears p50 {sorted(m['press_ears_ms'])[len(m['press_ears_ms']) // 2]:.2f} ms, "
                 f"/status {m['status_rps']:.0f}/s, private {m['private_kb']} KiB, wakeups {m['idle_wakeups']}")
+        if ARGS.camera > 0:
+            row["camera"] = camera(work)
         results["rounds"].append(row)
     results["press_misses"] = MISSES.get("press", 0)
     results["wrk_socket_errors"] = SOCKET_ERRORS
