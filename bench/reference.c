@@ -14,6 +14,7 @@
  *
  * cc -O2 -o reference reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)
  * reference --port P --token-file F --lamp GPIO17 --button GPIO23 --status-bytes N
+ * reference ... --lamp none     (no GPIO: only for /status, bench/host-status.py)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -112,7 +113,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *c, const char
         on = strchr(on + 4, ':');
         while (on && (*++on == ' ')) {}
         int value = on && !strncmp(on, "true", 4);
-        if (value != lamp_on) { lamp_on = value; gpiod_line_set_value(lamp, value); }
+        if (value != lamp_on) { lamp_on = value; if (lamp) gpiod_line_set_value(lamp, value); }
         armed_at = -1;
         return status(c);
     }
@@ -181,14 +182,19 @@ int main(int argc, char **argv) {
     token[strcspn(token, "\r\n")] = 0;
     token_len = strlen(token);
 
-    lamp = gpiod_line_find(lamp_name);
-    button = gpiod_line_find(button_name);
-    if (!lamp || !button) { fprintf(stderr, "reference: lines %s/%s not found\n", lamp_name, button_name); return 1; }
-    if (gpiod_line_request_output(lamp, "reference", 0) < 0) { perror("reference: lamp"); return 1; }
-    struct gpiod_line_request_config cfg = {"reference", GPIOD_LINE_REQUEST_EVENT_BOTH_EDGES,
-                                            GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP | GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW};
-    if (gpiod_line_request(button, &cfg, 0) < 0) { perror("reference: button"); return 1; }
-    int button_fd = gpiod_line_event_get_fd(button);
+    /* --lamp none: no GPIO at all, for /status on a machine with no GPIO chip (bench/host-status.py). */
+    int lines = !lamp_name || strcmp(lamp_name, "none");
+    int button_fd = -1;
+    if (lines) {
+        lamp = gpiod_line_find(lamp_name);
+        button = gpiod_line_find(button_name);
+        if (!lamp || !button) { fprintf(stderr, "reference: lines %s/%s not found\n", lamp_name, button_name); return 1; }
+        if (gpiod_line_request_output(lamp, "reference", 0) < 0) { perror("reference: lamp"); return 1; }
+        struct gpiod_line_request_config cfg = {"reference", GPIOD_LINE_REQUEST_EVENT_BOTH_EDGES,
+                                                GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP | GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW};
+        if (gpiod_line_request(button, &cfg, 0) < 0) { perror("reference: button"); return 1; }
+        button_fd = gpiod_line_event_get_fd(button);
+    }
 
     struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
                                             (uint16_t)atoi(port), NULL, NULL, access_cb, NULL,
@@ -200,7 +206,7 @@ int main(int argc, char **argv) {
     struct epoll_event ev = {.events = EPOLLIN, .data.u32 = 0};
     epoll_ctl(ep, EPOLL_CTL_ADD, info->epoll_fd, &ev);
     ev.data.u32 = 1;
-    epoll_ctl(ep, EPOLL_CTL_ADD, button_fd, &ev);
+    if (button_fd >= 0) epoll_ctl(ep, EPOLL_CTL_ADD, button_fd, &ev);
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     fprintf(stderr, "reference: listening on %s\n", port);
@@ -228,7 +234,9 @@ int main(int argc, char **argv) {
         MHD_run(d);
     }
     MHD_stop_daemon(d);
-    gpiod_line_release(lamp);
-    gpiod_line_release(button);
+    if (lines) {
+        gpiod_line_release(lamp);
+        gpiod_line_release(button);
+    }
     return 0;
 }

@@ -78,7 +78,7 @@ def main():
                      f"{uf} / {bf} frames in {secs} s each)", f"{u:.1f} ms", f"{b:.1f} ms", ratio(u, b)))
 
     print(f"{len(rounds)} rounds, programs alternating in one boot; guest kernel {res['kernel']}, "
-          f"{res['cpus']} vCPUs (TCG, idle=poll); {machine}")
+          f"{res['cpus']} vCPUs (TCG, idle=poll), clocksource {res.get('clocksource', '?')}; {machine}")
     print(f"The reference answers a {res['status_bytes']}-byte status document (the body's). "
           f"Preview: {rounds[0]['body'].get('preview_why')}, "
           f"{median([r['body'].get('preview_bytes_per_s', 0) for r in rounds]) / 1024:.0f} KiB/s streamed. "

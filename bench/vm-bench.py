@@ -263,7 +263,8 @@ def main():
                                       "--lamp", "GPIO17", "--button", "GPIO23", "--status-bytes", str(status_bytes)],
                         f"{work}/reference.log")
 
-    results = {"status_bytes": status_bytes, "kernel": os.uname().release,
+    clocksource = open("/sys/devices/system/clocksource/clocksource0/current_clocksource").read().strip()
+    results = {"status_bytes": status_bytes, "kernel": os.uname().release, "clocksource": clocksource,
                "cpus": os.cpu_count(), "rounds": []}
     for r in range(ARGS.rounds):
         row = {}
