@@ -5,7 +5,7 @@ Per round and program: wrk -t1 -c16 and -c4 requests/s, and the program's CPU pe
 request (utime + stime from /proc/PID/stat over the -c16 run). Not a test.
 
   python3 bench/host-status.py [--rounds 3] [--seconds 5]
-Builds the reference with cc; the body is `make build`'s .build/release/studio-body.
+Builds the reference with cc and the body with `make build` (.build/release/studio-body).
 """
 import argparse
 import os
@@ -53,6 +53,8 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seconds", type=int, default=5)
     a = p.parse_args()
+    env = dict(os.environ, PATH="/opt/swift/usr/bin:" + os.environ.get("PATH", ""))
+    subprocess.run(["make", "--no-print-directory", "build"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, env=env)
     work = tempfile.mkdtemp(prefix="studio-body-host-status-")
     ref = os.path.join(work, "reference")
     subprocess.run(f"cc -O2 -o {ref} {ROOT}/bench/reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)",
