@@ -115,6 +115,10 @@ public final class HTTPServer {
         hangups = nil
     }
 
+    /// True when something outside a run (an answer, a resumed connection)
+    /// has asked for one: calling `run()` now saves the loop a turn.
+    public var wantsRun: Bool { runDue }
+
     /// Makes `pollDescriptor` readable so the loop calls `run()` again.
     func wakeUp() {
         guard let wakeCounter, !runDue else { return }
