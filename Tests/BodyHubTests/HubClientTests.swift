@@ -94,7 +94,7 @@ struct HubClientTests {
         let took = Date().timeIntervalSince(started)
         guard case .failure(let error) = result else { Issue.record("expected a failure, got \(result)"); return }
         #expect(error.description == "hello: no answer from \(url) within 0.5 s")
-        #expect(took >= 0.45 && took < 2.0, "took \(took) s")
+        #expect(took >= 0.45 && took < 4.0, "took \(took) s")   // the hub hangs 5 s: under 4 is the timeout's doing
     }
 
     @Test("a get waits as long as its own timeout allows, longer than the client's default")
