@@ -50,6 +50,14 @@ public struct Outbox: Equatable, Sendable {
     /// A poll with `after`: acknowledges everything at or before it and
     /// returns (marking as delivered) everything after it.
     public mutating func poll(after: UInt64) -> [OutboxItem] {
+        acknowledge(after: after)
+        for i in items.indices { items[i].delivered = true }
+        return items
+    }
+
+    /// A poll that waits: acknowledges everything at or before `after`,
+    /// takes nothing.
+    public mutating func acknowledge(after: UInt64) {
         if after > next {
             // A cursor from before a restart whose clock ran ahead of ours:
             // move every seq past it, so the cursor hides nothing new.
@@ -57,13 +65,12 @@ public struct Outbox: Equatable, Sendable {
             next = after + UInt64(items.count)
         }
         items.removeAll { $0.seq <= after }
-        for i in items.indices { items[i].delivered = true }
-        return items
     }
 
-    /// What a poll would return, without taking it.
+    /// What a poll would return, without taking it: with a cursor ahead of
+    /// ours, everything (`poll` moves it all past the cursor).
     public func pending(after: UInt64) -> [OutboxItem] {
-        items.filter { $0.seq > after }
+        after > next ? items : items.filter { $0.seq > after }
     }
 
     /// Withdraws the item for a request whose wait ran out; returns it if it was there.

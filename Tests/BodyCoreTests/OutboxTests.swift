@@ -116,6 +116,19 @@ struct OutboxTests {
         #expect(box.poll(after: 5_002).map(\.request.id) == ["c"])
     }
 
+    @Test("a cursor ahead sees every item as pending, and a waiting poll's acknowledgement takes none of them")
+    func cursorAheadPendingAndWaiting() throws {
+        var box = Outbox(startMillis: 1_000)
+        _ = try box.enqueue(ask("a"))
+        #expect(box.pending(after: 5_000).map(\.request.id) == ["a"], "a poll must not wait while this is here")
+        box.acknowledge(after: 5_000)
+        let got = box.poll(after: 5_000)
+        #expect(got.map(\.request.id) == ["a"])
+        #expect(got.map(\.seq) == [5_001])
+        box.acknowledge(after: 5_001)
+        #expect(box.pending(after: 5_001).isEmpty)
+    }
+
     @Test("an empty outbox polled with a cursor ahead starts after it")
     func emptyCursorAhead() throws {
         var box = Outbox(startMillis: 1_000)

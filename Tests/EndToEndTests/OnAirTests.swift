@@ -52,6 +52,23 @@ struct OnAirTests {
         #expect(try await body.ears().items().isEmpty)
     }
 
+    // Oriel's cursor from before a restart, ahead of this boot's seqs (a Pi
+    // with no clock chip that booted with its clock behind): the press's item
+    // is news to it, answered at once, not hidden until the wait runs out.
+    @Test("a long poll with a cursor ahead of the body's seqs gets a waiting item at once")
+    func cursorAheadGetsItem() async throws {
+        let body = try await BodyProcess.start()
+        try await body.push(#"{"onair":{"on":false}}"#)
+        try await body.press("onair")
+        await pause(0.6)
+        try await body.press("onair")
+        #expect(try await eventually(within: 5) { try await body.onair().string("value") == "asking" })
+        let asked = Date()
+        let answer = try await body.get("/ears?after=\(UInt64.max / 2)&wait=20", timeout: 30)
+        #expect(Date().timeIntervalSince(asked) < 5, "the poll waited for its 20 s")
+        #expect(answer.json.items().map { $0.string("kind") } == ["onair"])
+    }
+
     @Test("a deliberate second press queues exactly one item that a waiting long poll receives promptly")
     func deliberateSecondPress() async throws {
         let body = try await BodyProcess.start()
