@@ -56,7 +56,8 @@ extension HTTPServer {
         // A refusal is said through the repeat filter: wrong tokens or garbage from a
         // flood are a few lines a minute with their count, not one a request.
         if status >= 400 {
-            if let said = repeats.say(line, at: HTTPServer.monotonic()) {
+            // Keyed by method and status: the path and `doing` are the client's to vary.
+            if let said = repeats.say(line, key: "\(request.method.prefix(16)) \(status)", at: HTTPServer.monotonic()) {
                 if let requests { requests(said, status) } else { log(said) }
             }
         } else if let requests { requests(line, status) } else { log(line) }

@@ -75,7 +75,7 @@ extension HTTPServer {
         case .logGone(let why):
             // Said through the repeat filter: a storm of clients that leave is a few lines.
             let text = "http: \(exchange.request.method) \(exchange.request.path): \(why) before the answer was sent"
-            if let line = repeats.say(text, at: HTTPServer.monotonic()) { log(line) }
+            if let line = repeats.say(text, key: "gone: \(why)", at: HTTPServer.monotonic()) { log(line) }
             return .YES
         }
     }

@@ -174,6 +174,32 @@ struct ServerTests {
         #expect(h.logs.filter { $0 == "http: GET /status 200" }.count == 5)
     }
 
+    @Test("refusals of paths the client varies are still one line: the filter is keyed by method and status, not by the path")
+    func variedRefusalsSaidOnce() throws {
+        let h = try Harness { _, _, reply in reply.send(.json(401, okBody)) }
+        let port = h.server.port
+        let client = Background(h) { () -> Int in
+            for i in 0..<40 {
+                let c = RawClient(port: port)
+                c.get("/a\(i)")
+                guard (try? c.answer()) != nil else { return -1 }
+            }
+            return 0
+        }
+        #expect(h.drive(limit: 20) { client.isDone })
+        #expect(client.value == 0)
+        #expect(h.logs.filter { $0.contains(" 401") } == ["http: GET /a0 401"])
+        #expect(h.server.repeats.remembered <= 2)
+    }
+
+    @Test("the repeat filter stays bounded however many different lines come")
+    func repeatFilterBounded() {
+        var filter = RepeatFilter(window: 60)
+        for i in 0..<1_000 { _ = filter.say("line \(i)", at: Double(i) / 1_000) }
+        #expect(filter.remembered <= 64)
+        #expect(filter.say("line 999", at: 1) == nil, "the newest is still remembered")
+    }
+
     @Test("a body of exactly the limit reaches the handler")
     func atLimit() throws {
         let h = try Harness { _, request, reply in reply.send(.json(200, Array("\(request.body.count)".utf8))) }
