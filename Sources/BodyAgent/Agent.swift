@@ -172,6 +172,10 @@ public final class Agent: @unchecked Sendable {
         perform(body.tick(at: now, ids: { Ids.fresh() }))
         driveOutputs(at: now)
         scheduleTick(at: now)
+        // An answer this event gave (a press or a wait that ran out answering a
+        // poll) goes out in this turn: the loop would otherwise wait again only
+        // to hear the server's wake-up. Not from inside the server's own run.
+        if server?.wantsRun == true { serverTurn() }
     }
 
     /// Carries out what the rules decided, in order. Decides nothing itself.

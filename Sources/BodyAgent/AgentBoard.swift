@@ -41,9 +41,6 @@ extension Agent {
             boardLost(error)
         }
         settle()
-        // A press that answered a waiting poll goes out in this turn, not the next:
-        // the loop would otherwise wait again only to hear the server's wake-up.
-        if server?.wantsRun == true { serverTurn() }
     }
 
     /// Every edge waiting on `fd` into the rules, in order.

@@ -117,7 +117,10 @@ public final class HTTPServer {
 
     /// True when something outside a run (an answer, a resumed connection)
     /// has asked for one: calling `run()` now saves the loop a turn.
-    public var wantsRun: Bool { runDue }
+    public var wantsRun: Bool {
+        guard case .idle = turn else { return false }
+        return runDue || hangups?.wantsRun == true
+    }
 
     /// Makes `pollDescriptor` readable so the loop calls `run()` again.
     func wakeUp() {
