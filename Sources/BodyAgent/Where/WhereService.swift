@@ -24,10 +24,10 @@ public final class WhereService {
     private var timerDue: Double?
     private var watch = WhereWatch()
     private var waiting: [WhereWatch.Ticket: Answer] = [:]
-    /// The last problem logged, so a repeat is not logged again.
-    private var problem: String?
-    /// The last line gpsd sent was garbage (said once, until a good line).
-    private var sawGarbage = false
+    /// The last problem logged, so a repeat is not logged again; `garbage`
+    /// when it was a line that is not gpsd's JSON (whose words change with
+    /// each line, so it is said once until another problem or a good line).
+    private var problem: (words: String, garbage: Bool)?
 
     public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16, log: @escaping (String) -> Void) {
         self.loop = loop
@@ -113,11 +113,9 @@ public final class WhereService {
     /// a line that is ends whatever problem was said.
     private func garbled(_ report: GpsReport, from address: String) {
         if case .garbage(let start) = report {
-            if !sawGarbage { note("gpsd at \(address) sent a line that is not gpsd's JSON: \"\(start)\"") }
-            sawGarbage = true
+            if problem?.garbage != true { note("gpsd at \(address) sent a line that is not gpsd's JSON: \"\(start)\"", garbage: true) }
         } else {
             // gpsd's own JSON: whatever the problem was (refused, stalled, garbage), it answers again.
-            sawGarbage = false
             note(nil)
         }
     }
@@ -152,9 +150,9 @@ public final class WhereService {
     }
 
     /// Logs a problem once per change, and the recovery once.
-    private func note(_ words: String?) {
-        guard words != problem else { return }
+    private func note(_ words: String?, garbage: Bool = false) {
+        guard words != problem?.words else { return }
         if let words { log("where: \(words)") } else { log("where: gpsd at \(WhereAnswer.address(host: host, port: port)) answers again") }
-        problem = words
+        problem = words.map { ($0, garbage) }
     }
 }
