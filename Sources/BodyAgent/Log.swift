@@ -7,7 +7,7 @@ public struct Log: Sendable {
 
     private let journal: Bool
     /// `STUDIO_BODY_DEBUG=1`: debug lines are written too (every answered request);
-    /// otherwise they are not even made (issue 13: a line per request was a cost).
+    /// otherwise they are not written (issue 13: a line per request was a cost).
     public let debug: Bool
 
     public init() {

@@ -1,4 +1,4 @@
-/// A strict JSON reader (RFC 8259) straight into `JSON`, for the push that
+/// A JSON reader (RFC 8259, and no looser than JSONDecoder was) straight into `JSON`, for the push that
 /// arrives on every `POST /face`: JSONDecoder into the generic enum tried every
 /// type in turn for every value (issue 13). It takes what JSONDecoder took:
 /// top-level scalars, a trailing comma before `]` or `}`, and the first of

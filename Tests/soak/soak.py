@@ -52,8 +52,8 @@ TOKEN = "soak-token-0123456789abcdef"
 # Why 1 MiB: the body is one thread on one malloc arena, and the baseline is
 # taken after a warm-up in which every kind of request (and hostile
 # connection) has been served, so the pools are at their working size. The
-# 60-minute run serves about 40,000 requests and connections: a leak of 32
-# bytes on each would pass 1 MiB. (The 2-minute CI run catches only gross
+# 60-minute run served about 17,500 requests and connections: a leak of 60
+# bytes on each would pass 1 MiB (docs/reliability.md). (The 2-minute CI run catches only gross
 # leaks, about 1 KiB a request.)
 RSS_BOUND_KIB = int(os.environ.get("SOAK_RSS_BOUND_KIB", "1024"))
 # The longest a socket whose client left may be held: a trickled body is cut
