@@ -14,18 +14,38 @@ import BodySystem
 /// still has no head, the socket is shut down, which wakes MHD with EPOLLHUP
 /// and it closes the connection.
 ///
+/// Each socket is registered once, when it opens, edge-triggered: the kernel
+/// reports the hang-up once, and the watch remembers it for the connection's
+/// life (a FIN is for good), so a request costs no `epoll_ctl` and a hang-up
+/// while MHD handles the connection wakes the loop once, not for ever.
+///
 /// A suspended connection is out of MHD's epoll set altogether, so a client
 /// that leaves a long poll would be heard only at the answer. Its hang-up is
 /// handed back to the server instead, which closes the reply and resumes it.
 final class HangupWatch {
     enum Waiting { case head, answer }
 
+    private struct Watched {
+        let socket: FileDescriptor
+        /// `epoll_event.data`; counts up, so it is also the order connections opened in.
+        let registration: UInt64
+        /// What the body waits for that MHD does not hear; nil while MHD handles the connection.
+        var waiting: Waiting?
+        /// When it began to wait for its head.
+        var headSince: Double?
+        /// A request on it showed the token.
+        var trusted = false
+        /// Shut down to make room, still open until MHD closes it.
+        var evicted = false
+    }
+
     private let epoll: Epoll
-    /// Every open connection's socket.
-    private var sockets: [OpaquePointer: FileDescriptor] = [:]
-    /// Registration ids of the watched connections, both ways.
-    private var ids: [OpaquePointer: UInt64] = [:]
-    private var connections: [UInt64: (connection: OpaquePointer, waiting: Waiting)] = [:]
+    /// Every open connection.
+    private var watched: [OpaquePointer: Watched] = [:]
+    private var byRegistration: [UInt64: OpaquePointer] = [:]
+    /// Open connections whose client the kernel said hung up.
+    private var gone: Set<OpaquePointer> = []
+    private var evictedCount = 0
     private var nextID: UInt64 = HangupWatch.firstID
 
     /// `epoll_event.data` of the server's own two descriptors; connections count up from 2.
@@ -34,10 +54,6 @@ final class HangupWatch {
     private static let firstID: UInt64 = 2
 
     private let clock: () -> Double
-    /// When each connection began to wait for its head.
-    private var headSince: [OpaquePointer: Double] = [:]
-    /// Connections on which a request showed the token.
-    private var trusted: Set<OpaquePointer> = []
 
     init(epoll: Epoll, clock: @escaping () -> Double) {
         self.epoll = epoll
@@ -45,46 +61,50 @@ final class HangupWatch {
     }
 
     /// A request on this connection showed the token: no head deadline for it.
-    func trust(_ connection: OpaquePointer) { trusted.insert(connection) }
+    func trust(_ connection: OpaquePointer) { watched[connection]?.trusted = true }
 
     /// The untrusted connections whose head is not whole `limit` seconds
     /// after they began to wait for it, no longer watched, for shutting down.
     func overdue(limit: Double) -> [FileDescriptor] {
         let now = clock()
-        let late = headSince.filter { !trusted.contains($0.key) && now - $0.value >= limit }.map(\.key)
-        return late.compactMap { connection in
-            let fd = sockets[connection]
+        var late: [FileDescriptor] = []
+        for (connection, w) in watched where !w.trusted {
+            guard let since = w.headSince, now - since >= limit else { continue }
             unwatch(connection)
             suspects.remove(connection)
-            return fd
+            late.append(w.socket)
         }
+        return late
     }
 
     /// When the next untrusted head is due, on the clock's scale; nil when none waits.
     func nextDeadline(limit: Double) -> Double? {
-        headSince.filter { !trusted.contains($0.key) }.values.min().map { $0 + limit }
+        var first: Double?
+        for w in watched.values where !w.trusted {
+            guard let since = w.headSince else { continue }
+            first = min(first ?? since, since)
+        }
+        return first.map { $0 + limit }
     }
 
     /// The connection's socket, while MHD holds it open.
-    func socket(of connection: OpaquePointer) -> FileDescriptor? { sockets[connection] }
+    func socket(of connection: OpaquePointer) -> FileDescriptor? { watched[connection]?.socket }
 
-    /// A new connection: it waits for its first head.
+    /// A new connection: registered for its whole life; it waits for its first head.
     func opened(_ connection: OpaquePointer, fd: Int32) {
         guard fd >= 0 else { return }
-        sockets[connection] = FileDescriptor(rawValue: fd)
-        opening[connection] = nextOpening
-        nextOpening += 1
+        let socket = FileDescriptor(rawValue: fd)
+        let id = nextID
+        nextID += 1
+        // Unregistered (the kernel refused), it is still counted and can be shut down; only its hang-up goes unheard.
+        try? epoll.add(socket, [.readHangUp, .edgeTriggered], registration: id)
+        watched[connection] = Watched(socket: socket, registration: id)
+        byRegistration[id] = connection
         awaitHead(connection)
     }
 
-    /// The order connections opened in, to find the oldest.
-    private var opening: [OpaquePointer: UInt64] = [:]
-    private var nextOpening: UInt64 = 0
-    /// Connections shut down to make room, still open until MHD closes them.
-    private var evicted: Set<OpaquePointer> = []
-
     /// Connections open and not yet shut down to make room.
-    var open: Int { sockets.count - evicted.count }
+    var open: Int { watched.count - evictedCount }
 
     /// While more than `most` are open, the oldest connection that never
     /// showed the token and is not waiting for its answer, no longer watched,
@@ -92,15 +112,13 @@ final class HangupWatch {
     func makeRoom(most: Int) -> [FileDescriptor] {
         var out: [FileDescriptor] = []
         while open > most {
-            let candidates = sockets.keys.filter { c in
-                !trusted.contains(c) && !evicted.contains(c) && ids[c].flatMap { connections[$0]?.waiting } != .answer
-            }
-            guard let oldest = candidates.min(by: { opening[$0, default: 0] < opening[$1, default: 0] }),
-                  let fd = sockets[oldest] else { break }
-            evicted.insert(oldest)
+            let candidates = watched.filter { !$0.value.trusted && !$0.value.evicted && $0.value.waiting != .answer }
+            guard let (oldest, w) = candidates.min(by: { $0.value.registration < $1.value.registration }) else { break }
+            watched[oldest]?.evicted = true
+            evictedCount += 1
             unwatch(oldest)
             suspects.remove(oldest)
-            out.append(fd)
+            out.append(w.socket)
         }
         return out
     }
@@ -118,30 +136,27 @@ final class HangupWatch {
     func resumed(_ connection: OpaquePointer) { unwatch(connection) }
 
     private func watch(_ connection: OpaquePointer, _ waiting: Waiting) {
-        guard let fd = sockets[connection], ids[connection] == nil else { return }
-        let id = nextID
-        nextID += 1
-        guard (try? epoll.add(fd, .readHangUp, registration: id)) != nil else { return }
-        ids[connection] = id
-        connections[id] = (connection, waiting)
-        if waiting == .head { headSince[connection] = clock() }
+        guard var w = watched[connection], w.waiting == nil else { return }
+        w.waiting = waiting
+        if waiting == .head { w.headSince = clock() }
+        watched[connection] = w
     }
 
     private func unwatch(_ connection: OpaquePointer) {
-        headSince.removeValue(forKey: connection)
-        guard let id = ids.removeValue(forKey: connection), let fd = sockets[connection] else { return }
-        connections.removeValue(forKey: id)
-        try? epoll.remove(fd)
+        guard var w = watched[connection], w.waiting != nil else { return }
+        w.waiting = nil
+        w.headSince = nil
+        watched[connection] = w
     }
 
     /// MHD is closing the connection (its socket is still open).
     func closed(_ connection: OpaquePointer) {
-        unwatch(connection)
         suspects.remove(connection)
-        trusted.remove(connection)
-        evicted.remove(connection)
-        opening.removeValue(forKey: connection)
-        sockets.removeValue(forKey: connection)
+        gone.remove(connection)
+        guard let w = watched.removeValue(forKey: connection) else { return }
+        byRegistration.removeValue(forKey: w.registration)
+        if w.evicted { evictedCount -= 1 }
+        try? epoll.remove(w.socket)
     }
 
     /// Hung-up connections seen in an earlier run, not yet shut down.
@@ -157,23 +172,25 @@ final class HangupWatch {
     /// Returns the suspended connections whose client hung up, no longer watched.
     @discardableResult
     func shutDownHungUp(mhdDrained: Bool) -> [OpaquePointer] {
-        // Level-triggered: one call with room for every registration sees
-        // each ready one once (a loop of smaller calls would go round forever).
-        let ready = (try? epoll.wait(maxEvents: connections.count + 2, timeout: 0)) ?? []
+        // Edge-triggered: each hang-up is reported once, so it is kept in `gone`.
+        let ready = (try? epoll.wait(maxEvents: watched.count + 2, timeout: 0)) ?? []
+        for event in ready where event.events.contains(.readHangUp) {
+            if let connection = byRegistration[event.registration] { gone.insert(connection) }
+        }
         var hung: Set<OpaquePointer> = []
         var left: [OpaquePointer] = []
-        for event in ready where event.events.contains(.readHangUp) {
-            guard let (connection, waiting) = connections[event.registration] else { continue }
-            if waiting == .answer {
+        for connection in gone {
+            switch watched[connection]?.waiting {
+            case .answer?:
                 unwatch(connection)
                 left.append(connection)
-            } else {
-                hung.insert(connection)
+            case .head?: hung.insert(connection)
+            case nil: break
             }
         }
         suspects.formIntersection(hung)  // the ones that got their head meanwhile are gone
         for connection in hung {
-            guard mhdDrained, suspects.contains(connection), let fd = sockets[connection] else {
+            guard mhdDrained, suspects.contains(connection), let fd = watched[connection]?.socket else {
                 suspects.insert(connection)
                 continue
             }

@@ -17,6 +17,8 @@ public final class Epoll {
         public static let hangUp = Events(rawValue: system_EPOLLHUP)
         /// EPOLLRDHUP: the peer closed (or shut down) its sending side.
         public static let readHangUp = Events(rawValue: system_EPOLLRDHUP)
+        /// EPOLLET: reported once when it becomes so, not for as long as it is.
+        public static let edgeTriggered = Events(rawValue: system_EPOLLET)
     }
 
     /// One ready registration.

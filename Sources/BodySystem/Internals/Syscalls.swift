@@ -71,6 +71,7 @@ internal let system_EPOLLOUT = EPOLLOUT.rawValue
 internal let system_EPOLLERR = EPOLLERR.rawValue
 internal let system_EPOLLHUP = EPOLLHUP.rawValue
 internal let system_EPOLLRDHUP = EPOLLRDHUP.rawValue
+internal let system_EPOLLET = EPOLLET.rawValue
 
 internal func system_epoll_create1() -> Int32 {
     epoll_create1(Int32(EPOLL_CLOEXEC))
