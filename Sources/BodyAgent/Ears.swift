@@ -23,9 +23,9 @@ struct EarsAnswer: Encodable {
 extension EarsAnswer: JSONWritable {
     func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("boot"); o.string(boot)
-            o.key("items"); o.array { a in for item in items { a.value(item) } }
-            o.key("next"); o.number(next)
+            o.field("boot"); o.string(boot)
+            o.field("items"); o.array { a in for item in items { a.value(item) } }
+            o.field("next"); o.number(next)
         }
     }
 }

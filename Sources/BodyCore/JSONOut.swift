@@ -10,7 +10,9 @@ public protocol JSONWritable {
 
 public struct JSONOut {
     public private(set) var bytes: [UInt8] = []
-    private var first = [true]
+    /// A value was just written, so the next value or key takes a comma (no
+    /// stack of "first"s: only an opening bracket or a key clears it).
+    private var afterValue = false
 
     public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
@@ -19,19 +21,19 @@ public struct JSONOut {
     public mutating func object(_ body: (inout JSONOut) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "{"))
-        first.append(true)
+        afterValue = false
         body(&self)
-        first.removeLast()
         bytes.append(UInt8(ascii: "}"))
+        afterValue = true
     }
 
     public mutating func array(_ body: (inout JSONOut) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "["))
-        first.append(true)
+        afterValue = false
         body(&self)
-        first.removeLast()
         bytes.append(UInt8(ascii: "]"))
+        afterValue = true
     }
 
     /// A key inside an object; the value written next belongs to it.
@@ -39,7 +41,17 @@ public struct JSONOut {
         separate()
         quoted(name)
         bytes.append(UInt8(ascii: ":"))
-        first[first.count - 1] = true  // the value after a key takes no comma
+        afterValue = false  // the value after a key takes no comma
+    }
+
+    /// A field name written in the source: the contract's names need no
+    /// escape, so they are copied as they are.
+    public mutating func field(_ name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        afterValue = false
     }
 
     // MARK: values
@@ -96,17 +108,24 @@ public struct JSONOut {
 
     // MARK: pieces
 
+    /// Every value and key begins here: a comma after a value, and what
+    /// follows is a value until a bracket opens or a key is written.
     private mutating func separate() {
-        if first[first.count - 1] { first[first.count - 1] = false } else { bytes.append(UInt8(ascii: ",")) }
+        if afterValue { bytes.append(UInt8(ascii: ",")) }
+        afterValue = true
     }
 
     /// JSONEncoder's escaping with `.withoutEscapingSlashes`: quote, backslash,
     /// \b \f \n \r \t, other control characters as \u00XX; the rest as UTF-8.
     private mutating func quoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings (every key, most values) need no escape: one copy, not a byte at a time.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-            bytes.append(contentsOf: s.utf8)
+        // Most strings need no escape: one copy, not a byte at a time.
+        let copied = s.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }

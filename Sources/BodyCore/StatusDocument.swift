@@ -139,24 +139,24 @@ public struct StatusExtras: Equatable, Sendable {
 extension StatusDocument: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("board"); board.write(to: &o)
-            o.key("buttons")
+            o.field("board"); board.write(to: &o)
+            o.field("buttons")
             o.object { b in
                 for name in buttons.keys.sorted(by: JSONOut.byteOrder) {
                     b.key(name); buttons[name]!.write(to: &b)
                 }
             }
-            o.key("eyes"); eyes.write(to: &o)
-            o.key("lines")
+            o.field("eyes"); eyes.write(to: &o)
+            o.field("lines")
             o.object { l in
                 for name in lines.keys.sorted(by: JSONOut.byteOrder) {
                     l.key(name); l.bool(lines[name]!.wrappedValue)
                 }
             }
-            o.key("onair"); onair.write(to: &o)
-            o.key("oriel"); oriel.write(to: &o)
-            o.key("where"); `where`.write(to: &o)
-            o.key("wrapup"); wrapup.write(to: &o)
+            o.field("onair"); onair.write(to: &o)
+            o.field("oriel"); oriel.write(to: &o)
+            o.field("where"); `where`.write(to: &o)
+            o.field("wrapup"); wrapup.write(to: &o)
         }
     }
 }
@@ -164,9 +164,9 @@ extension StatusDocument: JSONWritable {
 extension StatusDocument.Asked: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("at"); o.number(at)
-            o.key("id"); o.string(id)
-            o.key("on"); o.bool(on)
+            o.field("at"); o.number(at)
+            o.field("id"); o.string(id)
+            o.field("on"); o.bool(on)
         }
     }
 }
@@ -180,15 +180,15 @@ extension Optional where Wrapped == StatusDocument.Asked {
 extension StatusDocument.OnAir: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("asked"); asked.write(to: &o)
-            o.key("by"); o.string(by)
-            o.key("on"); o.bool(on)
-            o.key("phase"); o.string(phase)
-            o.key("problem"); o.string(problem)
-            o.key("since"); o.string(since)
-            o.key("stage"); o.string(stage)
-            o.key("unread"); o.string(unread)
-            o.key("value"); o.string(value)
+            o.field("asked"); asked.write(to: &o)
+            o.field("by"); o.string(by)
+            o.field("on"); o.bool(on)
+            o.field("phase"); o.string(phase)
+            o.field("problem"); o.string(problem)
+            o.field("since"); o.string(since)
+            o.field("stage"); o.string(stage)
+            o.field("unread"); o.string(unread)
+            o.field("value"); o.string(value)
         }
     }
 }
@@ -196,9 +196,9 @@ extension StatusDocument.OnAir: JSONWritable {
 extension StatusDocument.WrapUp: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("asked"); asked.write(to: &o)
-            o.key("problem"); o.string(problem)
-            o.key("value"); o.string(value)
+            o.field("asked"); asked.write(to: &o)
+            o.field("problem"); o.string(problem)
+            o.field("value"); o.string(value)
         }
     }
 }
@@ -206,18 +206,18 @@ extension StatusDocument.WrapUp: JSONWritable {
 extension StatusDocument.Eyes: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("kill"); o.string(kill)
-            o.key("kill_asked"); kill_asked.write(to: &o)
-            o.key("kill_problem"); o.string(kill_problem)
-            o.key("killing"); o.bool(killing)
-            o.key("mode"); o.string(mode)
-            o.key("names"); o.array { a in for n in names { a.string(n) } }
-            o.key("open"); o.bool(open)
-            o.key("preview"); o.string(preview)
-            o.key("preview_why"); o.string(preview_why)
-            o.key("red"); o.bool(red)
-            o.key("until"); o.number(until)
-            o.key("why"); o.string(why)
+            o.field("kill"); o.string(kill)
+            o.field("kill_asked"); kill_asked.write(to: &o)
+            o.field("kill_problem"); o.string(kill_problem)
+            o.field("killing"); o.bool(killing)
+            o.field("mode"); o.string(mode)
+            o.field("names"); o.array { a in for n in names { a.string(n) } }
+            o.field("open"); o.bool(open)
+            o.field("preview"); o.string(preview)
+            o.field("preview_why"); o.string(preview_why)
+            o.field("red"); o.bool(red)
+            o.field("until"); o.number(until)
+            o.field("why"); o.string(why)
         }
     }
 }
@@ -225,8 +225,8 @@ extension StatusDocument.Eyes: JSONWritable {
 extension StatusDocument.Button: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("held"); o.bool(held)
-            o.key("stuck"); o.bool(stuck)
+            o.field("held"); o.bool(held)
+            o.field("stuck"); o.bool(stuck)
         }
     }
 }
@@ -234,8 +234,8 @@ extension StatusDocument.Button: JSONWritable {
 extension StatusDocument.Where: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("allowed"); o.bool(allowed)
-            o.key("watching"); o.bool(watching)
+            o.field("allowed"); o.bool(allowed)
+            o.field("watching"); o.bool(watching)
         }
     }
 }
@@ -243,9 +243,9 @@ extension StatusDocument.Where: JSONWritable {
 extension StatusDocument.Oriel: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("last_poll"); o.number(last_poll)
-            o.key("last_push"); o.number(last_push)
-            o.key("silent"); o.bool(silent)
+            o.field("last_poll"); o.number(last_poll)
+            o.field("last_push"); o.number(last_push)
+            o.field("silent"); o.bool(silent)
         }
     }
 }
@@ -253,9 +253,9 @@ extension StatusDocument.Oriel: JSONWritable {
 extension StatusDocument.Board: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
-            o.key("kind"); o.string(kind)
-            o.key("ok"); o.bool(ok)
-            o.key("problem"); o.string(problem)
+            o.field("kind"); o.string(kind)
+            o.field("ok"); o.bool(ok)
+            o.field("problem"); o.string(problem)
         }
     }
 }

@@ -59,4 +59,19 @@ struct JSONOutTests {
         out.value(v)
         #expect(String(decoding: out.bytes, as: UTF8.self) == String(decoding: try encoder(v), as: UTF8.self))
     }
+
+    @Test("commas after empty containers, nested containers and field names, none after a key")
+    func commas() {
+        var out = JSONOut()
+        out.array { a in
+            a.array { _ in }
+            a.object { o in
+                o.field("a"); o.object { _ in }
+                o.field("b"); o.array { x in x.null(); x.array { _ in } }
+                o.key("c\n"); o.bool(false)
+            }
+            a.number(1 as UInt64)
+        }
+        #expect(String(decoding: out.bytes, as: UTF8.self) == #"[[],{"a":{},"b":[null,[]],"c\n":false},1]"#)
+    }
 }
