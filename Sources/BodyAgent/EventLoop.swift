@@ -117,13 +117,13 @@ public final class EventLoop: @unchecked Sendable {
         let id = nextTimer
         nextTimer += 1
         timers[id] = (due, action)
-        rearm()
+        rearmDue = true
         return TimerID(raw: id)
     }
 
     public func cancel(_ id: TimerID?) {
         guard let id, timers.removeValue(forKey: id.raw) != nil else { return }
-        rearm()
+        rearmDue = true
     }
 
     /// Hands work to the loop thread from any thread.
@@ -140,7 +140,12 @@ public final class EventLoop: @unchecked Sendable {
     /// Ends `run()` after the current turn.
     public func stop() { stopping = true }
 
+    /// The timerfd is armed once a turn, just before the wait, however many
+    /// timers the turn scheduled or cancelled (each was a `timerfd_settime`).
+    private var rearmDue = false
+
     private func rearm() {
+        rearmDue = false
         let due = timers.values.map(\.due).min()
         if due == armedFor { return }
         do throws(Errno) {
@@ -160,7 +165,7 @@ public final class EventLoop: @unchecked Sendable {
             timers.removeValue(forKey: id)
             try timer.action()
         }
-        rearm()
+        rearmDue = true
     }
 
     private func drainInbox() throws(LoopError) {
@@ -180,6 +185,7 @@ public final class EventLoop: @unchecked Sendable {
     /// non-zero status, so systemd restarts it.
     public func run() throws(LoopError) {
         while !stopping {
+            if rearmDue { rearm() }
             if let failure { throw failure }
             // A post whose wake-up write failed does not wake the loop: its failure is looked for every turn.
             if let failed = inbox.withLock({ $0.failure }) { throw failed }

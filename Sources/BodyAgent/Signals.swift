@@ -19,13 +19,13 @@ final class Signals {
     }
 }
 
-/// Fresh ids for requests and the boot: random hex from the system's generator.
+/// Fresh ids for requests and the boot: 16 hex digits from the system's
+/// generator, one `getrandom` an id (a byte at a time was eight, on the
+/// confirming press's path).
 enum Ids {
-    static func fresh(_ bytes: Int = 8) -> String {
+    static func fresh() -> String {
         var g = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in
-            let b = UInt8.random(in: 0...255, using: &g)
-            return String(b, radix: 16).count == 1 ? "0" + String(b, radix: 16) : String(b, radix: 16)
-        }.joined()
+        let digits = String(g.next(), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }
