@@ -40,9 +40,11 @@ extension Body {
         func asked(_ ask: Ask?, on: Bool?) -> StatusDocument.Asked? {
             ask.map { StatusDocument.Asked(id: $0.id, on: on, at: $0.at.wall) }
         }
+        // Each control found once: every `onair` is a search of the controls by type.
+        let onair = self.onair, wrapup = self.wrapup, kill = self.kill
         return StatusDocument(
             onair: .init(
-                value: onAirValue(at: now), on: state.on, phase: state.stage?.rawValue,
+                value: onair.value(state: state, armed: group.isArmed(.onair, at: now.mono)), on: state.on, phase: state.stage?.rawValue,
                 stage: state.stage?.word, since: state.since, by: state.by, unread: state.unreadWords,
                 asked: asked(onair.asking.out, on: onair.askedOn), problem: onair.asking.problemWords(at: now)),
             wrapup: .init(

@@ -109,8 +109,12 @@ struct Controls: Equatable, Sendable {
 
     func index(of role: ButtonRole) -> Int? { all.firstIndex { $0.role == role } }
 
-    /// The control of this type (each type rules one button).
-    func the<C: Control>(_: C.Type) -> C? { all.lazy.compactMap { $0 as? C }.first }
+    /// The control of this type (each type rules one button). The metatype is
+    /// compared before the cast: a failed dynamic cast was most of a lookup.
+    func the<C: Control>(_: C.Type) -> C? {
+        for c in all where type(of: c) == C.self { return c as? C }
+        return nil
+    }
 
     static func == (a: Controls, b: Controls) -> Bool {
         a.all.count == b.all.count && zip(a.all, b.all).allSatisfy { $0.isSame(as: $1) }
