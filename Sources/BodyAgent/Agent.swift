@@ -170,11 +170,15 @@ public final class Agent: @unchecked Sendable {
         guard !stopping else { return }
         let now = Self.moment()
         perform(body.tick(at: now, ids: { Ids.fresh() }))
-        driveOutputs(at: now)
-        scheduleTick(at: now)
         // An answer this event gave (a press or a wait that ran out answering a
-        // poll) goes out in this turn: the loop would otherwise wait again only
-        // to hear the server's wake-up. Not from inside the server's own run.
+        // poll) goes out in this turn, and before the LEDs are driven: a press
+        // reaching Oriel's waiting poll is what the kill switch is for. The loop
+        // would otherwise wait again only to hear the server's wake-up. Not from
+        // inside the server's own run.
+        if server?.wantsRun == true { serverTurn() }
+        // A request that run handled settled at a later moment: the LEDs are not driven back to an earlier one.
+        driveOutputs(at: Self.moment())
+        scheduleTick(at: now)
         if server?.wantsRun == true { serverTurn() }
     }
 

@@ -83,6 +83,8 @@ extension Agent {
             reply.send(.error(400, error.description))
             return
         }
+        // The lamp first: the log lines and the rest of the push's actions after it.
+        driveOutputs(at: Agent.moment())
         perform(actions)
         settle()
         metrics.pushed(arrived: arrived, driven: EventLoop.monotonic())
