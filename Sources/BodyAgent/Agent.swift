@@ -175,9 +175,11 @@ public final class Agent: @unchecked Sendable {
         // reaching Oriel's waiting poll is what the kill switch is for. The loop
         // would otherwise wait again only to hear the server's wake-up. Not from
         // inside the server's own run.
-        if server?.wantsRun == true { serverTurn() }
-        // A request that run handled settled at a later moment: the LEDs are not driven back to an earlier one.
-        driveOutputs(at: Self.moment())
+        let answered = server?.wantsRun == true
+        if answered { serverTurn() }
+        // A request that run handled settled at a later moment: the LEDs are not
+        // driven back to an earlier one. (A clock read is a system call in the VM.)
+        driveOutputs(at: answered ? Self.moment() : now)
         scheduleTick(at: now)
         if server?.wantsRun == true { serverTurn() }
     }

@@ -77,14 +77,15 @@ extension Agent {
             return
         }
         let actions: [BodyAction]
+        let now = Agent.moment()
         do {
-            actions = try body.push(pushed, at: Agent.moment())
+            actions = try body.push(pushed, at: now)
         } catch {
             reply.send(.error(400, error.description))
             return
         }
         // The lamp first: the log lines and the rest of the push's actions after it.
-        driveOutputs(at: Agent.moment())
+        driveOutputs(at: now)
         perform(actions)
         settle()
         metrics.pushed(arrived: arrived, driven: EventLoop.monotonic())

@@ -49,8 +49,8 @@ public final class HTTPServer {
     /// `MHD_run`; with no connection left, nothing would ever call that run
     /// (0.9.75 says "no timeout"), and the body would never accept again.
     var runDue = false
-    /// Connections MHD does not listen to (waiting for a head, or suspended),
-    /// watched for a client that hung up.
+    /// Every open connection, watched for a client that hung up while MHD does
+    /// not listen (waiting for a head, or suspended).
     var hangups: HangupWatch?
 
     let limits: HTTPLimits
@@ -180,8 +180,11 @@ public final class HTTPServer {
     /// second, say): its socket is shut down, and MHD, woken by the hang-up,
     /// closes the connection and completes the request as failed.
     private func cutOffSlowBodies() {
-        let now = SystemClock.monotonic()
-        for exchange in live.values where exchange.state.isReadingBody && now - exchange.headAt >= limits.bodyDeadline {
+        var now: Double?  // read only if a body is coming
+        for exchange in live.values where exchange.state.isReadingBody {
+            let t = now ?? SystemClock.monotonic()
+            now = t
+            guard t - exchange.headAt >= limits.bodyDeadline else { continue }
             guard let connection = exchange.connection, let fd = hangups?.socket(of: connection) else { continue }
             if !exchange.cutOff {
                 exchange.cutOff = true

@@ -9,10 +9,10 @@ import BodySystem
 /// closes before the connection is accepted leaves data and its FIN in the
 /// socket together: MHD reads the data, never sees the FIN, and holds the
 /// connection until its idle timeout. Enough of those fill the connection
-/// limit and the body stops answering. So each connection waiting for a head
-/// is also in the server's own epoll set for EPOLLRDHUP; when it fires and MHD
-/// still has no head, the socket is shut down, which wakes MHD with EPOLLHUP
-/// and it closes the connection.
+/// limit and the body stops answering. So every connection is also in the
+/// server's own epoll set for EPOLLRDHUP; when it fires for one waiting for a
+/// head and MHD still has no head, the socket is shut down, which wakes MHD
+/// with EPOLLHUP and it closes the connection.
 ///
 /// Each socket is registered once, when it opens, edge-triggered: the kernel
 /// reports the hang-up once, and the watch remembers it for the connection's
@@ -66,10 +66,13 @@ final class HangupWatch {
     /// The untrusted connections whose head is not whole `limit` seconds
     /// after they began to wait for it, no longer watched, for shutting down.
     func overdue(limit: Double) -> [FileDescriptor] {
-        let now = clock()
+        var now: Double?  // read only if a head waits: a clock read is a system call in the VM
         var late: [FileDescriptor] = []
         for (connection, w) in watched where !w.trusted {
-            guard let since = w.headSince, now - since >= limit else { continue }
+            guard let since = w.headSince else { continue }
+            let t = now ?? clock()
+            now = t
+            guard t - since >= limit else { continue }
             unwatch(connection)
             suspects.remove(connection)
             late.append(w.socket)
