@@ -166,9 +166,8 @@ public final class Agent: @unchecked Sendable {
 
     /// Lets the rules see the time, then brings the lines, the camera and the
     /// timers in line with the state. Called after every event.
-    func settle() {
+    func settle(at now: Moment = Agent.moment()) {
         guard !stopping else { return }
-        let now = Self.moment()
         perform(body.tick(at: now, ids: { Ids.fresh() }))
         // An answer this event gave (a press or a wait that ran out answering a
         // poll) goes out in this turn, and before the LEDs are driven: a press

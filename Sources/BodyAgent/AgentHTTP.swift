@@ -21,27 +21,30 @@ extension Agent {
             reply.send(.error(503, "the body is stopping"))
             return
         }
+        // One moment for the answer and the settling after it: in the VM a
+        // clock read is a system call and an HPET read (issue 13).
+        let now = Agent.moment()
         switch Routing.route(request, auth: auth, simRoutes: isSim) {
         case .failure(let response):
             reply.send(response)
         case .success(let route):
-            serve(route, request, reply)
+            serve(route, request, reply, at: now)
         }
-        settle()
+        settle(at: now)
     }
 
-    func serve(_ route: Route, _ request: HTTPRequest, _ reply: HTTPReply) {
+    func serve(_ route: Route, _ request: HTTPRequest, _ reply: HTTPReply, at now: Moment) {
         switch route {
         case .hello:
             reply.send(.json(200, BodyJSON.encode(helloDocument())))
         case .face:
             hello?.orielCalled()
-            face(request.body, reply)
+            face(request.body, reply, at: now)
         case .ears(let after, let wait):
             hello?.orielCalled()
             ears(after: after ?? 0, wait: wait, reply)
         case .status, .simState:
-            reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
+            reply.send(.json(200, BodyJSON.encode(status(at: now))))
         case .where_:
             let service: WhereService = location
             let asked = EventLoop.monotonic()
@@ -67,8 +70,7 @@ extension Agent {
     }
 
     /// `POST /face`: a malformed push changes nothing and says the parser's reason.
-    func face(_ bytes: [UInt8], _ reply: HTTPReply) {
-        let arrived = EventLoop.monotonic()
+    func face(_ bytes: [UInt8], _ reply: HTTPReply, at now: Moment) {
         let pushed: JSON
         do {
             pushed = try JSON.parse(bytes)
@@ -77,7 +79,6 @@ extension Agent {
             return
         }
         let actions: [BodyAction]
-        let now = Agent.moment()
         do {
             actions = try body.push(pushed, at: now)
         } catch {
@@ -87,9 +88,9 @@ extension Agent {
         // The lamp first: the log lines and the rest of the push's actions after it.
         driveOutputs(at: now)
         perform(actions)
-        settle()
-        metrics.pushed(arrived: arrived, driven: EventLoop.monotonic())
-        reply.send(.json(200, BodyJSON.encode(status(at: Agent.moment()))))
+        settle(at: now)
+        metrics.pushed(arrived: now.mono, driven: EventLoop.monotonic())
+        reply.send(.json(200, BodyJSON.encode(status(at: now))))
     }
 
     /// `POST /sim/press?button=NAME[&presses=N&gap=S]`: N presses S seconds

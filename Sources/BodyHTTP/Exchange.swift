@@ -14,7 +14,7 @@ final class Exchange {
 
     weak var server: HTTPServer?
     /// When the head arrived, on the monotonic clock: the body is due `HTTPLimits.bodyDeadline` later.
-    let headAt = HTTPServer.monotonic()
+    let headAt: Double
     /// Its body was too slow and its socket was shut down.
     var cutOff = false
 
@@ -22,6 +22,7 @@ final class Exchange {
         self.server = server
         self.connection = connection
         self.request = request
+        headAt = server.headClock()
         state = ExchangeState(maxBody: maxBody)
     }
 

@@ -143,7 +143,9 @@ public final class HTTPServer {
             runDue = false
         }
         turn = .running
+        runClock = nil
         _ = MHD_run(daemon)
+        runClock = nil
         quietRefusal = false
         let left = hangups?.shutDownHungUp(mhdDrained: body_mhd_timeout_ms(daemon) != 0) ?? []
         for connection in left { clientLeft(connection) }
@@ -160,6 +162,18 @@ public final class HTTPServer {
     /// MHD cannot be re-entered: a stop asked for during a run waits for its end.
     private enum Turn { case idle, running, runningThenStop(grace: Double) }
     private var turn = Turn.idle
+
+    /// The monotonic clock, read once a run for every head that arrives in it:
+    /// in the VM a clock read is a system call and an HPET read (issue 13),
+    /// and a run lasts milliseconds at most against a 5 s body deadline.
+    func headClock() -> Double {
+        if let t = runClock { return t }
+        let t = Self.monotonic()
+        if case .idle = turn { return t }
+        runClock = t
+        return t
+    }
+    private var runClock: Double?
     /// After a flood, the freed buffers go back to the kernel (FloodEnd).
     private lazy var flood = FloodEnd(limit: limits.connections)
 
