@@ -168,19 +168,28 @@ public final class Agent: @unchecked Sendable {
     /// timers in line with the state. Called after every event.
     func settle(at now: Moment = Agent.moment()) {
         guard !stopping else { return }
-        perform(body.tick(at: now, ids: { Ids.fresh() }))
-        // An answer this event gave (a press or a wait that ran out answering a
-        // poll) goes out in this turn, and before the LEDs are driven: a press
-        // reaching Oriel's waiting poll is what the kill switch is for. The loop
-        // would otherwise wait again only to hear the server's wake-up. Not from
-        // inside the server's own run.
-        let answered = server?.wantsRun == true
-        if answered { serverTurn() }
-        // A request that run handled settled at a later moment: the LEDs are not
-        // driven back to an earlier one. (A clock read is a system call in the VM.)
-        driveOutputs(at: answered ? Self.moment() : now)
-        scheduleTick(at: now)
-        if server?.wantsRun == true { serverTurn() }
+        // What this event answered (a press answering Oriel's waiting poll) goes
+        // out first, in this turn: that is what the kill switch is for, and the
+        // rules' tick (a bounce window's reading of the lines, say) and the LEDs
+        // can follow it. The loop would otherwise wait again only to hear the
+        // server's wake-up.
+        // A request that server turn handled settled at a later moment: the rules
+        // never see time go back, so the tick and the LEDs take a later one too.
+        // (Otherwise `now`: a clock read is a system call in the VM.)
+        let first = sendAnswers()
+        let tickAt = first ? Self.moment() : now
+        perform(body.tick(at: tickAt, ids: { Ids.fresh() }))
+        let second = sendAnswers()
+        driveOutputs(at: second ? Self.moment() : tickAt)
+        scheduleTick(at: tickAt)
+        _ = sendAnswers()
+    }
+
+    /// Runs the server if an answer waits to go out; never from inside its own run.
+    private func sendAnswers() -> Bool {
+        guard server?.wantsRun == true else { return false }
+        serverTurn()
+        return true
     }
 
     /// Carries out what the rules decided, in order. Decides nothing itself.

@@ -35,18 +35,21 @@ extension Agent {
 
     func edgesReadable(_ fd: Int32) {
         guard let board else { return }
+        // One moment for the edges read and the settling after them (each edge
+        // carries the kernel's own timestamp).
+        let now = Agent.moment()
         do {
-            try feedEdges(from: fd, of: board)
+            try feedEdges(from: fd, of: board, at: now)
         } catch {
             boardLost(error)
         }
-        settle()
+        settle(at: now)
     }
 
     /// Every edge waiting on `fd` into the rules, in order.
-    func feedEdges(from fd: Int32, of board: any Board) throws(BoardError) {
+    func feedEdges(from fd: Int32, of board: any Board, at now: Moment? = nil) throws(BoardError) {
         for edge in try board.readEdges(from: fd) {
-            perform(body.edge(edge, at: Agent.moment(), ids: { Ids.fresh() }))
+            perform(body.edge(edge, at: now ?? Agent.moment(), ids: { Ids.fresh() }))
         }
         if board.lostEdges != lostEdgesSaid {
             metrics.lost(edges: board.lostEdges - lostEdgesSaid)
