@@ -6,17 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 who=$1 out=$2
-token=bench-token-0123456789abcdef
-Tests/hil/gpio-sim-setup bench GPIO17 GPIO27 GPIO22 GPIO23=pull-up GPIO24=pull-up GPIO25=pull-up GPIO5=pull-up >/dev/null
-mkdir -p /run/bench && printf '%s\n' $token >/run/bench/token && chmod 600 /run/bench/token
-printf '[body]\nname = bench\nlisten = 127.0.0.1:8790\ntoken-file = /run/bench/token\n[oriel]\nsilence = 600s\n[board]\nfile = %s/board/raspberrypi.conf\n' "$PWD" >/run/bench/body.conf
-if [[ $who == body ]]; then
-  .build/bench/studio-body --config /run/bench/body.conf 2>&1 | cat >/run/bench/log &
-else
-  .build/bench/reference --port 8790 --token-file /run/bench/token --status-bytes 846 2>&1 | cat >/run/bench/log &
-fi
-for _ in $(seq 100); do curl -sf -H "Authorization: Bearer $token" http://127.0.0.1:8790/status >/dev/null && break; sleep 0.2; done
-pid=$(pgrep -x -f ".build/bench/studio-body --config /run/bench/body.conf|.build/bench/reference .*" | head -1)
+# shellcheck source=vm-program.sh
+. bench/vm-program.sh
+start_program "$who"
 wrk -t1 -c16 -d14s -H "Authorization: Bearer $token" http://127.0.0.1:8790/status >/run/bench/wrk &
 sleep 2
 perf record -e cpu-clock -F 1000 -g -p "$pid" -o /run/bench/perf.data -- sleep 10 2>/dev/null
