@@ -165,7 +165,8 @@ public final class HTTPServer {
 
     /// The monotonic clock, read once a run for every head that arrives in it:
     /// in the VM a clock read is a system call and an HPET read (issue 13),
-    /// and a run lasts milliseconds at most against a 5 s body deadline.
+    /// and a head stamped at its run's first read has its body deadline early by
+    /// at most that run's length (not measured) against 5 s.
     func headClock() -> Double {
         if let t = runClock { return t }
         let t = Self.monotonic()
