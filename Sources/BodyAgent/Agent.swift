@@ -210,7 +210,7 @@ public final class Agent: @unchecked Sendable {
                 if run && !preview.running { cameraGone(preview.stoppedWhy) }
             case .readLevel(let role):
                 readLevel(role)
-            case .pressed, .unanswered:
+            case .pressed, .unanswered, .noise:
                 break  // counted above
             }
         }

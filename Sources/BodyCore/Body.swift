@@ -41,6 +41,8 @@ public struct Body: Equatable, Sendable {
     var controls: Controls
     /// Each wired button's contact: debounce and held (issue 4).
     public internal(set) var contacts: [ButtonRole: Contact] = [:]
+    /// Each button's blips (issue 18): kept across a re-wired line, so the count only grows.
+    public internal(set) var noise: [ButtonRole: NoiseTally] = [:]
     public internal(set) var gate = EyesGate()
     public internal(set) var outbox: Outbox
     public private(set) var contact: OrielContact
@@ -142,6 +144,9 @@ public struct Body: Equatable, Sendable {
             contacts[button] = c
             for event in events { said(event, of: button, at: now, ids: ids, &actions) }
         }
+        for button in noise.keys.sorted() {
+            if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
+        }
         actions += advance(at: now)
         return actions + gateMoved(from: before)
     }
@@ -184,6 +189,7 @@ public struct Body: Equatable, Sendable {
         var due: [Double?] = [group.expiresAt, contact.due, indicators(at: now).nextChange(after: now.mono)]
         due += controls.all.map(\.nextDue)
         due += contacts.values.map { $0.nextDeadline() }
+        due += noise.values.map(\.nextDue)
         if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
         return due.compactMap { $0 }.min()
     }

@@ -45,6 +45,11 @@ extension Body {
             actions.append(.log("button \(name): \(outcome.words)", .info))
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
+        case .noise(let at):
+            if let (words, level) = noise[button, default: NoiseTally()].blip(button, at: now.mono) {
+                actions.append(.log(words, level))
+            }
+            actions.append(.noise(button, at: at))
         case .held:
             actions.append(.log("button \(name) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning))
         case .release(_, let wasHeld):

@@ -58,7 +58,8 @@ extension Body {
                 kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now)),
             lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, Null(wrappedValue: $0.value)) }),
             buttons: Dictionary(uniqueKeysWithValues: extras.held.map {
-                ($0.key.rawValue, StatusDocument.Button(held: $0.value.held, stuck: $0.value.stuck))
+                ($0.key.rawValue, StatusDocument.Button(held: $0.value.held, stuck: $0.value.stuck,
+                                                        noise: noise[$0.key]?.total ?? 0))
             }),
             where: extras.location,
             oriel: .init(last_push: contact.lastPush?.wall, last_poll: contact.lastPoll?.wall, silent: contact.silent),

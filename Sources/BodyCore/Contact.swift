@@ -1,30 +1,32 @@
-/// One button's contact: turns the kernel's raw edges into presses, releases
-/// and a held/stuck report (DESIGN 3 "Contact bounce", issues 4 and 11).
+/// One button's contact: turns the kernel's raw edges into presses, releases,
+/// noise and a held/stuck report (DESIGN 3 "Contact bounce", issues 4, 11, 18).
 ///
-/// It counts from evidence, not from the direction an edge reports. For a
-/// line requested on both edges the kernel does not record which edge fired:
-/// its threaded handler reads the line's level when it runs and reports that
-/// (gpiolib-cdev.c, `lineevent_irq_thread` for v1, `edge_irq_thread` for v2).
-/// So a pulse shorter than the handler's latency arrives as edges that all
-/// say the same direction, and after a bounce the last reported direction can
-/// differ from the line's real level. Hence:
+/// A press is confirmed by the line, not by an edge:
 ///
-/// - An edge that arrives while the contact is up and no bounce window is
-///   open is a press at that edge's timestamp, whatever it reports: the line
-///   must have gone down to make it. The press counts at once (leading edge).
-/// - While down, an edge that reports released is the release, at once.
-///   One that reports pressed says the line moved and came back (or an edge
-///   was lost): the reading at the window's end decides.
-/// - Every accepted edge opens a window of `debounce` seconds; edges inside
-///   it are bounce. When it ends, `tick` asks for the line's real level
-///   (`.readLevel`) and the caller hands it to `level(pressed:at:)`: the
-///   contact settles to it. A reading never presses (that would count a
-///   press from a bouncing release); it can release, or put the contact down
-///   quietly.
+/// - The first edge while the contact is up opens a window of `debounce`
+///   seconds; edges inside it are bounce. At its end `tick` asks for the
+///   line's level (`.readLevel`) and the caller hands it to
+///   `level(pressed:at:)`. Still pressed: a press, stamped at the first
+///   edge's kernel timestamp (the finger's touch). Back at rest: noise (a
+///   spike from a switched load beside the cable), never a press.
+/// - Down, the same: an edge opens a window and the reading decides. Released:
+///   the release, stamped at its first edge. Still pressed: a blip during the
+///   press, noise; the press goes on.
+/// - No edge's reported direction decides while the body reads in time. For a
+///   line requested on both edges the kernel does not record which edge fired:
+///   its threaded handler reads the level when it runs (gpiolib-cdev.c,
+///   `lineevent_irq_thread` for v1, `edge_irq_thread` for v2), so a pulse
+///   shorter than the handler's latency arrives as edges that all say the same.
+///   Only when the body's own read comes late, after the line moved again past
+///   the window's end, does the handler's read at the window's last edge stand
+///   in for it (the level the line held from that edge to the window's end);
+///   a late read that finds no new edge is the line's level still.
 /// - Down for `heldAfter` seconds, the contact asks for the level again and
-///   reports held only if the line still reads pressed: a button is never
-///   reported held while its line reads released. Held is reported once; the
-///   button cannot press again until it is released.
+///   reports held only if the line still reads pressed. Held is reported once;
+///   the button cannot press again until it is released.
+/// - `debounce` 0 turns the confirmation off (a board with its own filter):
+///   an edge while up presses at once, one that says released while down
+///   releases at once, and a reading only settles the level quietly.
 ///
 /// Times are the edges' own kernel timestamps and the caller's clock, on one
 /// monotonic scale. An edge stamped before the last reading is already in it.
@@ -41,6 +43,9 @@ public struct Contact: Equatable, Sendable {
         case press(at: Double)
         /// The button came up; `wasHeld` when it had been reported held.
         case release(at: Double, wasHeld: Bool)
+        /// A window whose reading found the line where it was: a blip, not a
+        /// press or a release. `at` is its first edge.
+        case noise(at: Double)
         /// Down for `heldAfter` seconds: reported once per hold.
         case held(since: Double)
         /// Read the line's level now and hand it to `level(pressed:at:)`.
@@ -48,7 +53,7 @@ public struct Contact: Equatable, Sendable {
     }
 
     public let debounce: Double
-    /// The level the contact believes, from edges and readings.
+    /// The level the contact believes, from readings (and edges, with no window).
     public private(set) var isDown: Bool
     /// Down and reported held; cleared by the release.
     public private(set) var isHeld = false
@@ -56,13 +61,24 @@ public struct Contact: Equatable, Sendable {
     public private(set) var downSince: Double?
     /// Edges thrown away as bounce, for the log.
     public private(set) var bounces = 0
+    /// Windows whose reading found the line where it was.
+    public private(set) var blips = 0
     /// Asked for a reading (`.readLevel`) and not given one yet.
     public private(set) var awaitingLevel = false
 
-    /// The open bounce window's end (nil when none is open).
-    private var windowEnd: Double?
+    /// An open bounce window: its first edge, its end, and what the kernel's
+    /// handler read at its last edge (used only when the body's read is late).
+    private struct Window: Equatable, Sendable {
+        var first: Double
+        var end: Double
+        var lastSaid: Bool
+    }
+    private var window: Window?
     /// The last reading of the line: edges stamped before it are in it.
     private var readAt: Double
+
+    /// Whether a press waits for the line's reading (`debounce` above 0).
+    public var confirms: Bool { debounce > 0 }
 
     /// `down` is the line's level when the body starts reading it: a button
     /// already down at start never presses, and is reported held in time.
@@ -79,22 +95,27 @@ public struct Contact: Equatable, Sendable {
             bounces += 1
             return []
         }
-        var events: [Event] = []
-        // No tick came at the hold's moment: the edge is the first news since.
-        if isDown, !isHeld, let since = downSince, at >= since + Self.heldAfter {
-            isHeld = true
-            events.append(.held(since: since))
+        var events = heldIfDue(at: at)
+        if var open = window {
+            if at < open.end {
+                bounces += 1
+                open.lastSaid = pressed
+                window = open
+                return events
+            }
+            // The window ended and the line moved again before the body read
+            // it: the kernel's read at the window's last edge stands in.
+            window = nil
+            events += settle(open, pressed: open.lastSaid, at: open.end)
         }
-        if let end = windowEnd, at < end {
-            bounces += 1
-            return events
-        }
-        windowEnd = at + debounce
         awaitingLevel = false
-        if !isDown {
-            events.append(go(down: true, at: at))
-        } else if !pressed {
-            events.append(go(down: false, at: at))
+        window = Window(first: at, end: at + debounce, lastSaid: pressed)
+        if !confirms {
+            if !isDown {
+                events.append(go(down: true, at: at))
+            } else if !pressed {
+                events.append(go(down: false, at: at))
+            }
         }
         return events
     }
@@ -107,40 +128,58 @@ public struct Contact: Equatable, Sendable {
         return [.readLevel]
     }
 
-    /// The line's real level, read because `.readLevel` asked for it: the
-    /// contact settles to it. A reading nobody asked for (or one an edge
-    /// overtook) changes nothing.
+    /// The line's real level, read because `.readLevel` asked for it: it
+    /// settles the open window, or checks a hold. A reading nobody asked for
+    /// (or one an edge overtook) changes nothing.
     public mutating func level(pressed: Bool, at now: Double) -> [Event] {
         guard awaitingLevel else { return [] }
         awaitingLevel = false
-        windowEnd = nil
         readAt = max(readAt, now)
         var events: [Event] = []
-        if pressed != isDown {
-            if pressed {
-                // The release was bounce, or the finger came back: down, quietly.
-                isDown = true
-                downSince = now
-            } else {
-                events.append(go(down: false, at: now))
-            }
+        if let open = window {
+            window = nil
+            events += settle(open, pressed: pressed, at: now)
+        } else if isDown, !pressed {
+            // The hold's reading found the line up: its release edge was lost.
+            events.append(go(down: false, at: now))
         }
-        if isDown, !isHeld, let since = downSince, now >= since + Self.heldAfter {
-            isHeld = true
-            events.append(.held(since: since))
-        }
-        return events
+        return events + heldIfDue(at: now)
     }
 
     /// When `tick` next has something to do, or nil if nothing is pending.
     public func nextDeadline() -> Double? {
         guard !awaitingLevel else { return nil }
-        var due = windowEnd
+        var due = window?.end
         if isDown, !isHeld, let since = downSince {
             let heldAt = since + Self.heldAfter
             due = min(due ?? heldAt, heldAt)
         }
         return due
+    }
+
+    /// A window ends with the line `pressed`, read `at`.
+    private mutating func settle(_ open: Window, pressed: Bool, at: Double) -> [Event] {
+        guard confirms else {
+            // The edge acted already; the reading only corrects the level.
+            guard pressed != isDown else { return [] }
+            if pressed {
+                isDown = true
+                downSince = at
+                return []
+            }
+            return [go(down: false, at: at)]
+        }
+        if pressed == isDown {
+            blips += 1
+            return [.noise(at: open.first)]
+        }
+        return [go(down: pressed, at: open.first)]
+    }
+
+    private mutating func heldIfDue(at now: Double) -> [Event] {
+        guard isDown, !isHeld, let since = downSince, now >= since + Self.heldAfter else { return [] }
+        isHeld = true
+        return [.held(since: since)]
     }
 
     private mutating func go(down: Bool, at: Double) -> Event {

@@ -114,6 +114,9 @@ extension Metrics {
                 }
             }
         }
+        family("button_noise_total", "counter", "Blips on a button's line that ended before its bounce window did: noise, no press.") { f in
+            for button in ButtonRole.allCases { f.sample([("button", button.rawValue)], noise[button] ?? 0) }
+        }
         family("requests_unanswered_total", "counter", "Requests whose wait ran out before Oriel's word.") {
             $0.sample([], unanswered)
         }

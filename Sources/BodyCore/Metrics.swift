@@ -40,6 +40,8 @@ public struct Metrics: Sendable {
     /// Of those, the ones still in the outbox, withdrawn before Oriel took them.
     public private(set) var withdrawn: UInt64 = 0
     public private(set) var lostEdges: UInt64 = 0
+    /// Blips on each button's line that were no press (issue 18).
+    public private(set) var noise: [ButtonRole: UInt64] = [:]
     public private(set) var hellos: [Hello: UInt64] = [:]
     /// Answers sent, by HTTP status.
     public private(set) var answers: [Int: UInt64] = [:]
@@ -69,6 +71,8 @@ public struct Metrics: Sendable {
             unanswered += 1
             if wasWithdrawn { withdrawn += 1 }
             asked.removeAll { $0.id == id }
+        case .noise(let button, _):
+            noise[button, default: 0] += 1
         case .wakePolls, .sayHello, .log, .preview, .readLevel:
             break
         }

@@ -63,6 +63,8 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
         public var held: Bool
         /// Held longer than the stuck limit (or a broken normally-closed wire).
         public var stuck: Bool
+        /// Blips on its line that were no press, since the body started (issue 18).
+        public var noise: UInt64
     }
 
     public struct Where: Encodable, Equatable, Sendable {
@@ -226,6 +228,7 @@ extension StatusDocument.Button: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
             o.field("held"); o.bool(held)
+            o.field("noise"); o.number(noise)
             o.field("stuck"); o.bool(stuck)
         }
     }

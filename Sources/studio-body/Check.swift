@@ -28,7 +28,7 @@ enum Check {
         say("board \(setup.board.file): ok (\(GpioLookup.library))")
         let roles = setup.board.lines.map { line in
             (line.section, line.wiring.name, line.wiring.activeLow,
-             line.isButton ? ", bias \(line.wiring.bias.rawValue), debounce \(WrittenDuration.written(line.wiring.debounce))" : "")
+             line.isButton ? ", bias \(line.wiring.bias.rawValue), \(debounceWords(line.wiring.debounce))" : "")
         }
         do {
             let found = try GpioLookup.find(roles.map(\.1))
@@ -67,4 +67,12 @@ enum LampOff {
             fail("lamp-off: \(error.words)")
         }
     }
+}
+
+/// Issue 18: what the window does, so a person setting 0 sees what it turns off.
+private func debounceWords(_ seconds: Double) -> String {
+    let written = WrittenDuration.written(seconds)
+    return seconds > 0
+        ? "debounce \(written) (a press counts only if the line still reads pressed then)"
+        : "debounce \(written) (no confirmation: every edge counts; for a board with its own filter)"
 }

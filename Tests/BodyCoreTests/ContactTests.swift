@@ -1,203 +1,195 @@
 import BodyCore
 import Testing
 
-@Suite("Contact: kernel edges to presses")
-struct ContactTests {
-    @Test("the first edge presses at once, without waiting for the window")
-    func leadingEdge() {
-        var c = Contact(at: 0)
-        #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
-        #expect(c.isDown)
-        #expect(c.downSince == 100)
-    }
+/// Edges in, then the window's reading: what a contact said, in order.
+private func run(_ c: inout Contact, edges: [(pressed: Bool, at: Double)], readAt: Double, line pressed: Bool) -> [Contact.Event] {
+    var events: [Contact.Event] = []
+    for e in edges { events += c.edge(pressed: e.pressed, at: e.at) }
+    events += c.tick(at: readAt)
+    events += c.level(pressed: pressed, at: readAt)
+    return events
+}
 
-    @Test("edges inside 10 ms after a press are bounce; the reading at the window's end settles")
-    func bounceAfterPress() {
+@Suite("Contact: a press confirmed by the line")
+struct ContactTests {
+    @Test("the first edge opens the window and presses nothing yet; the reading at its end presses at the first edge")
+    func confirmedAtWindowEnd() {
         var c = Contact(at: 0)
-        #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
-        #expect(c.edge(pressed: false, at: 100.002) == [])
-        #expect(c.edge(pressed: true, at: 100.004) == [])
-        #expect(c.edge(pressed: false, at: 100.0045) == [])
-        #expect(c.edge(pressed: true, at: 100.005) == [])
-        #expect(c.bounces == 4)
+        #expect(c.edge(pressed: true, at: 100) == [])
+        #expect(!c.isDown)
         #expect(c.nextDeadline() == 100.010)
         #expect(c.tick(at: 100.009) == [])
         #expect(c.tick(at: 100.010) == [.readLevel])
         #expect(c.awaitingLevel)
         #expect(c.tick(at: 100.011) == [], "asked once")
         #expect(c.nextDeadline() == nil)
-        #expect(c.level(pressed: true, at: 100.011) == [])
-        #expect(c.isDown)
+        #expect(c.level(pressed: true, at: 100.0105) == [.press(at: 100)])
+        #expect(c.isDown && c.downSince == 100)
         #expect(c.nextDeadline() == 110)
     }
 
+    @Test("a blip ends as noise: no press, no release", arguments: [0.000020, 0.000200, 0.005])
+    func blipIsNoise(length: Double) {
+        var c = Contact(at: 0)
+        // The kernel's handler may read either level for a pulse this short.
+        for said in [true, false] {
+            var d = c
+            let events = run(&d, edges: [(said, 100), (false, 100 + length)], readAt: 100.010, line: false)
+            #expect(events == [.readLevel, .noise(at: 100)])
+            #expect(!d.isDown && d.blips == 1)
+            #expect(d.nextDeadline() == nil)
+        }
+        #expect(run(&c, edges: [(true, 100), (true, 100 + length)], readAt: 100.0104, line: false) == [.readLevel, .noise(at: 100)])
+    }
+
+    @Test("a burst of blips that ends released inside the window is one noise")
+    func burstIsNoise() {
+        var c = Contact(at: 0)
+        let edges = (0..<12).map { (pressed: $0 % 2 == 0, at: 100 + Double($0) * 0.0007) }
+        #expect(run(&c, edges: edges, readAt: 100.010, line: false) == [.readLevel, .noise(at: 100)])
+        #expect(c.bounces == 11 && c.blips == 1 && !c.isDown)
+    }
+
+    @Test("a bouncy press held 40 ms counts once, at its first edge, and its bouncy release once")
+    func bouncyHumanTap() {
+        var c = Contact(at: 0)
+        var events: [Contact.Event] = []
+        // Down at 100 with 1.5 ms of bounce, held to 100.040, up with 2 ms of bounce.
+        for (i, t) in [100, 100.0003, 100.0007, 100.0011, 100.0015].enumerated() { events += c.edge(pressed: i % 2 == 0, at: t) }
+        events += c.tick(at: 100.0101)
+        events += c.level(pressed: true, at: 100.0102)
+        for (i, t) in [100.040, 100.0404, 100.0409, 100.0413, 100.0420].enumerated() { events += c.edge(pressed: i % 2 == 1, at: t) }
+        events += c.tick(at: 100.0502)
+        events += c.level(pressed: false, at: 100.0503)
+        #expect(events == [.readLevel, .press(at: 100), .readLevel, .release(at: 100.040, wasHeld: false)])
+        #expect(c.blips == 0 && c.bounces == 8)
+    }
+
     // Issue 11: the kernel reports the level its handler reads, not the edge.
-    @Test("an edge while up presses whatever direction it reports", arguments: [true, false])
-    func anyDirectionPresses(reported: Bool) {
-        var c = Contact(at: 0)
-        #expect(c.edge(pressed: reported, at: 100) == [.press(at: 100)])
-        #expect(c.isDown)
-    }
-
-    @Test("a 1 ms tap whose edges both say released is one press, released by the reading")
-    func tapReportedReleased() {
-        var c = Contact(at: 0)
-        #expect(c.edge(pressed: false, at: 100) == [.press(at: 100)])
-        #expect(c.edge(pressed: false, at: 100.001) == [])
-        #expect(c.tick(at: 100.010) == [.readLevel])
-        #expect(c.level(pressed: false, at: 100.0102) == [.release(at: 100.0102, wasHeld: false)])
-        #expect(!c.isDown)
-        #expect(c.nextDeadline() == nil)
-    }
-
-    @Test("a bounced tap ending released is one press, whatever the edges report", arguments: [
+    @Test("a bounced press counts once whatever its edges report, when the line stays pressed", arguments: [
         [false, false, false, false, false, false],
         [true, false, true, false, true, false],
         [true, true, true, true, true, true],
         [false, true, false, true, false, true],
     ])
-    func bouncedTap(reported: [Bool]) {
+    func misreportedPressCountsOnce(reported: [Bool]) {
         var c = Contact(at: 0)
-        var events: [Contact.Event] = []
-        for (i, r) in reported.enumerated() { events += c.edge(pressed: r, at: 100 + Double(i) * 0.0008) }
-        events += c.tick(at: 100.010)
-        events += c.level(pressed: false, at: 100.0101)
-        #expect(events == [.press(at: 100), .readLevel, .release(at: 100.0101, wasHeld: false)])
-        #expect(!c.isDown)
+        let edges = reported.enumerated().map { (pressed: $0.element, at: 100 + Double($0.offset) * 0.0008) }
+        #expect(run(&c, edges: edges, readAt: 100.010, line: true) == [.readLevel, .press(at: 100)])
+        #expect(c.isDown)
     }
 
-    @Test("a press whose bounce ends held down stays down, then is held only if the line reads pressed")
-    func bounceEndsDown() {
+    @Test("the same misreported shapes ending released are noise", arguments: [
+        [false, false, false, false, false, false],
+        [true, true, true, true, true, true],
+    ])
+    func misreportedBlipIsNoise(reported: [Bool]) {
         var c = Contact(at: 0)
-        _ = c.edge(pressed: false, at: 100)
-        _ = c.edge(pressed: false, at: 100.002)
-        _ = c.tick(at: 100.010)
-        #expect(c.level(pressed: true, at: 100.010) == [])
-        #expect(c.isDown && !c.isHeld)
-        #expect(c.tick(at: 110) == [.readLevel])
-        #expect(c.level(pressed: true, at: 110.001) == [.held(since: 100)])
-        #expect(c.isHeld)
+        let edges = reported.enumerated().map { (pressed: $0.element, at: 100 + Double($0.offset) * 0.0008) }
+        #expect(run(&c, edges: edges, readAt: 100.010, line: false) == [.readLevel, .noise(at: 100)])
     }
 
-    @Test("a bounce the edges end pressed but the line reads released is a release, never held")
-    func readingOverrulesEdges() {
+    @Test("a blip during a held press changes nothing: no release, no second press")
+    func blipWhileDown() {
         var c = Contact(at: 0)
-        _ = c.edge(pressed: true, at: 100)
-        _ = c.edge(pressed: true, at: 100.003)
-        _ = c.tick(at: 100.010)
-        #expect(c.level(pressed: false, at: 100.011) == [.release(at: 100.011, wasHeld: false)])
-        #expect(c.tick(at: 200) == [])
-        #expect(!c.isHeld)
+        _ = run(&c, edges: [(true, 100)], readAt: 100.010, line: true)
+        #expect(run(&c, edges: [(false, 100.5), (true, 100.50004)], readAt: 100.510, line: true) == [.readLevel, .noise(at: 100.5)])
+        #expect(c.isDown && c.downSince == 100 && c.blips == 1)
+        #expect(c.nextDeadline() == 110, "the hold still counts from the press")
+        #expect(run(&c, edges: [(false, 101)], readAt: 101.010, line: false) == [.readLevel, .release(at: 101, wasHeld: false)])
     }
 
     @Test("a release that bounces is one release and never a press")
     func bounceOnRelease() {
-        var d = Contact(at: 0)
-        _ = d.edge(pressed: true, at: 100)
-        _ = d.tick(at: 100.010)
-        _ = d.level(pressed: true, at: 100.010)
-        #expect(d.edge(pressed: false, at: 100.3) == [.release(at: 100.3, wasHeld: false)])
-        #expect(d.edge(pressed: true, at: 100.301) == [])
-        #expect(d.edge(pressed: false, at: 100.303) == [])
-        #expect(d.edge(pressed: true, at: 100.305) == [])
-        #expect(d.tick(at: 100.31) == [.readLevel])
-        #expect(d.level(pressed: false, at: 100.31) == [])
-        #expect(!d.isDown)
-    }
-
-    @Test("down, an edge that says pressed waits for the reading: released, or still down")
-    func downEdgeSaysPressed() {
         var c = Contact(at: 0)
-        _ = c.edge(pressed: true, at: 100)
-        _ = c.tick(at: 100.010)
-        _ = c.level(pressed: true, at: 100.010)
-        #expect(c.edge(pressed: true, at: 100.5) == [])
-        #expect(c.nextDeadline() == 100.51)
-        _ = c.tick(at: 100.51)
-        #expect(c.level(pressed: false, at: 100.51) == [.release(at: 100.51, wasHeld: false)])
-        var d = Contact(at: 0)
-        _ = d.edge(pressed: true, at: 100)
-        #expect(d.edge(pressed: true, at: 100.5) == [])
-        _ = d.tick(at: 100.51)
-        #expect(d.level(pressed: true, at: 100.51) == [])
-        #expect(d.isDown && d.downSince == 100)
-    }
-
-    @Test("a release whose line reads pressed again goes down quietly: no press from a release")
-    func releaseGrazeGoesDownQuietly() {
-        var c = Contact(at: 0)
-        _ = c.edge(pressed: true, at: 100)
-        _ = c.edge(pressed: false, at: 100.3)
-        _ = c.tick(at: 100.31)
-        #expect(c.level(pressed: true, at: 100.31) == [])
-        #expect(c.isDown && c.downSince == 100.31)
-        #expect(c.edge(pressed: false, at: 101) == [.release(at: 101, wasHeld: false)])
+        _ = run(&c, edges: [(true, 100)], readAt: 100.010, line: true)
+        let edges = [(false, 100.3), (true, 100.301), (false, 100.303), (true, 100.305)]
+        #expect(run(&c, edges: edges.map { (pressed: $0.0, at: $0.1) }, readAt: 100.31, line: false)
+                == [.readLevel, .release(at: 100.3, wasHeld: false)])
+        #expect(!c.isDown && c.nextDeadline() == nil)
     }
 
     @Test("an edge stamped before the last reading is already in it")
     func staleEdge() {
         var c = Contact(at: 0)
-        _ = c.edge(pressed: true, at: 100)
-        _ = c.tick(at: 100.010)
-        _ = c.level(pressed: false, at: 100.020)
+        _ = run(&c, edges: [(true, 100)], readAt: 100.020, line: false)
         #expect(c.edge(pressed: true, at: 100.015) == [])
         #expect(c.bounces == 1)
-        #expect(c.edge(pressed: true, at: 100.5) == [.press(at: 100.5)])
+        #expect(c.nextDeadline() == nil)
+        #expect(run(&c, edges: [(true, 100.5)], readAt: 100.51, line: true) == [.readLevel, .press(at: 100.5)])
     }
 
-    @Test("a reading nobody asked for, or one an edge overtook, changes nothing")
+    @Test("a reading nobody asked for changes nothing")
     func unaskedReading() {
         var c = Contact(at: 0)
         #expect(c.level(pressed: true, at: 50) == [])
         #expect(!c.isDown)
         _ = c.edge(pressed: true, at: 100)
-        _ = c.tick(at: 100.010)
-        // The window ended; a new edge came before the reading.
-        #expect(c.edge(pressed: false, at: 100.012) == [.release(at: 100.012, wasHeld: false)])
-        #expect(!c.awaitingLevel)
-        #expect(c.level(pressed: true, at: 100.013) == [])
+        #expect(c.level(pressed: true, at: 100.005) == [], "the window has not asked yet")
         #expect(!c.isDown)
     }
 
-    @Test("an edge just inside the window is bounce, one at its end counts", arguments: [
+    // The body's read came late: the line moved again after the window's end.
+    @Test("read late, a window whose last edge the kernel read pressed was a press; the new edge opens the next window")
+    func lateReadPress() {
+        var c = Contact(at: 0)
+        _ = c.edge(pressed: true, at: 100)
+        _ = c.edge(pressed: false, at: 100.001)
+        _ = c.edge(pressed: true, at: 100.002)
+        #expect(c.tick(at: 100.080) == [.readLevel])
+        // The release at 100.040 is drained before the reading.
+        #expect(c.edge(pressed: false, at: 100.040) == [.press(at: 100)])
+        #expect(!c.awaitingLevel && c.nextDeadline() == 100.040 + Contact.defaultDebounce)
+        #expect(c.level(pressed: false, at: 100.081) == [], "overtaken by the edge")
+        #expect(run(&c, edges: [], readAt: 100.090, line: false) == [.readLevel, .release(at: 100.040, wasHeld: false)])
+    }
+
+    @Test("read late, a blip whose edges the kernel read released stays noise, whatever came after")
+    func lateReadNoise() {
+        var c = Contact(at: 0)
+        _ = c.edge(pressed: true, at: 100)
+        _ = c.edge(pressed: false, at: 100.00002)
+        #expect(c.edge(pressed: false, at: 100.030) == [.noise(at: 100)])
+        #expect(run(&c, edges: [(false, 100.03002)], readAt: 100.050, line: false) == [.readLevel, .noise(at: 100.030)])
+        #expect(c.blips == 2 && !c.isDown)
+        // Read late with the line quiet since: the reading is the level still.
+        #expect(run(&c, edges: [(false, 101)], readAt: 101.2, line: false) == [.readLevel, .noise(at: 101)])
+    }
+
+    @Test("an edge just inside the window is bounce, one at its end opens the next", arguments: [
         (0.4999, false), (0.5, true), (0.5001, true),
     ])
-    func windowBoundary(after: Double, counts: Bool) {
+    func windowBoundary(after: Double, opensNext: Bool) {
         var c = Contact(debounce: 0.5, at: 0)
         _ = c.edge(pressed: true, at: 100)
         let events = c.edge(pressed: false, at: 100 + after)
-        #expect(events == (counts ? [.release(at: 100 + after, wasHeld: false)] : []))
-        #expect(c.isDown == !counts)
+        #expect(events == (opensNext ? [.press(at: 100)] : []))
+        #expect(c.nextDeadline() == (opensNext ? 100 + after + 0.5 : 100.5))
     }
 
-    @Test("two deliberate presses are two presses")
-    func twoPresses() {
-        var c = Contact(at: 0)
-        #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
-        #expect(c.edge(pressed: false, at: 100.15) == [.release(at: 100.15, wasHeld: false)])
-        #expect(c.edge(pressed: true, at: 100.5) == [.press(at: 100.5)])
-    }
-
-    @Test("two bounced taps, each settled by its reading, are two presses")
+    @Test("two bounced taps, each held and settled by its reading, are two presses")
     func twoBouncedTaps() {
         var c = Contact(at: 0)
         var presses: [Double] = []
         for start in [100.0, 100.6] {
-            for i in 0..<5 {
-                for case .press(let at) in c.edge(pressed: false, at: start + Double(i) * 0.001) { presses.append(at) }
-            }
-            #expect(c.tick(at: start + 0.010) == [.readLevel])
-            _ = c.level(pressed: false, at: start + 0.010)
+            for i in 0..<5 { _ = c.edge(pressed: false, at: start + Double(i) * 0.001) }
+            for case .press(let at) in run(&c, edges: [], readAt: start + 0.010, line: true) { presses.append(at) }
+            _ = run(&c, edges: [(false, start + 0.1)], readAt: start + 0.11, line: false)
         }
         #expect(presses == [100, 100.6])
+        #expect(c.blips == 0)
     }
 
-    @Test("debounce 0 takes every edge")
+    @Test("debounce 0 turns the confirmation off: every edge counts at once")
     func noDebounce() {
         var c = Contact(debounce: 0, at: 0)
+        #expect(!c.confirms)
         #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
         #expect(c.edge(pressed: false, at: 100) == [.release(at: 100, wasHeld: false)])
         #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
+        #expect(c.tick(at: 100) == [.readLevel])
+        #expect(c.level(pressed: false, at: 100.001) == [.release(at: 100.001, wasHeld: false)])
+        #expect(c.blips == 0)
     }
 
     @Test("the house's rulings are named")
@@ -205,6 +197,7 @@ struct ContactTests {
         #expect(Contact.heldAfter == 10)
         #expect(Contact.defaultDebounce == 0.010)
         #expect(Contact(at: 0).debounce == 0.010)
+        #expect(Contact(at: 0).confirms)
         #expect(Contact(debounce: -1, at: 0).debounce == 0)
     }
 }
@@ -214,9 +207,7 @@ struct ContactHeldTests {
     /// Down at 100, its window settled by a reading that says pressed.
     private func downAt100() -> Contact {
         var c = Contact(at: 0)
-        _ = c.edge(pressed: true, at: 100)
-        _ = c.tick(at: 100.010)
-        _ = c.level(pressed: true, at: 100.010)
+        _ = run(&c, edges: [(true, 100)], readAt: 100.010, line: true)
         return c
     }
 
@@ -247,33 +238,26 @@ struct ContactHeldTests {
         var c = downAt100()
         _ = c.tick(at: 110)
         _ = c.level(pressed: true, at: 110)
-        #expect(c.edge(pressed: true, at: 115) == [])
-        #expect(c.edge(pressed: false, at: 115.005) == [])
-        _ = c.tick(at: 115.01)
-        #expect(c.level(pressed: true, at: 115.01) == [], "noise on a held line")
+        #expect(run(&c, edges: [(true, 115), (false, 115.005)], readAt: 115.01, line: true) == [.readLevel, .noise(at: 115)])
         #expect(c.isHeld)
-        #expect(c.edge(pressed: false, at: 120) == [.release(at: 120, wasHeld: true)])
+        #expect(run(&c, edges: [(false, 120)], readAt: 120.01, line: false) == [.readLevel, .release(at: 120, wasHeld: true)])
         #expect(!c.isHeld)
-        _ = c.tick(at: 120.01)
-        _ = c.level(pressed: false, at: 120.01)
-        #expect(c.edge(pressed: true, at: 121) == [.press(at: 121)])
-        #expect(c.nextDeadline() == 121.01)
+        #expect(run(&c, edges: [(true, 121)], readAt: 121.01, line: true) == [.readLevel, .press(at: 121)])
+        #expect(c.nextDeadline() == 131)
     }
 
     @Test("the hold is reported by the next edge if no tick came in time")
     func heldReportedByEdge() {
         var c = downAt100()
-        #expect(c.edge(pressed: false, at: 112) == [
-            .held(since: 100), .release(at: 112, wasHeld: true),
-        ])
+        #expect(c.edge(pressed: false, at: 112) == [.held(since: 100)])
+        _ = c.tick(at: 112.01)
+        #expect(c.level(pressed: false, at: 112.01) == [.release(at: 112, wasHeld: true)])
     }
 
     @Test("released at 9.99 s is an ordinary release, never held")
     func releasedBeforeHeld() {
         var c = downAt100()
-        #expect(c.edge(pressed: false, at: 109.99) == [.release(at: 109.99, wasHeld: false)])
-        _ = c.tick(at: 110)
-        _ = c.level(pressed: false, at: 110)
+        #expect(run(&c, edges: [(false, 109.99)], readAt: 110, line: false) == [.readLevel, .release(at: 109.99, wasHeld: false)])
         #expect(c.tick(at: 200) == [])
         #expect(!c.isHeld)
     }
@@ -283,12 +267,10 @@ struct ContactHeldTests {
         var c = Contact(down: true, at: 50)
         #expect(c.isDown)
         #expect(c.nextDeadline() == 60)
-        #expect(c.edge(pressed: true, at: 55) == [])
-        _ = c.tick(at: 55.01)
-        #expect(c.level(pressed: true, at: 55.01) == [])
+        #expect(run(&c, edges: [(true, 55)], readAt: 55.01, line: true) == [.readLevel, .noise(at: 55)])
         #expect(c.tick(at: 60) == [.readLevel])
         #expect(c.level(pressed: true, at: 60) == [.held(since: 50)])
-        #expect(c.edge(pressed: false, at: 70) == [.release(at: 70, wasHeld: true)])
+        #expect(run(&c, edges: [(false, 70)], readAt: 70.01, line: false) == [.readLevel, .release(at: 70, wasHeld: true)])
     }
 
     @Test("the next deadline is the sooner of the window's end and the hold")
@@ -298,7 +280,7 @@ struct ContactHeldTests {
         _ = c.edge(pressed: true, at: 100)
         _ = c.edge(pressed: false, at: 100.005)
         #expect(c.nextDeadline() == 100 + 0.01)
-        var long = Contact(debounce: 20, at: 0)
+        var long = Contact(debounce: 20, down: true, at: 100)
         _ = long.edge(pressed: true, at: 100)
         #expect(long.nextDeadline() == 110)
     }

@@ -28,8 +28,8 @@ private func fullDocument() -> StatusDocument {
                     until: 1_796_135_000.5, why: awkward, preview: "running", preview_why: "running: YUYV 640x480 @15 (encoded)",
                     kill: "armed", kill_asked: asked, kill_problem: "x"),
         lines: ["lamp": Null(wrappedValue: true), "armed-led": Null(wrappedValue: nil), "eye-led": Null(wrappedValue: false)],
-        buttons: ["onair": .init(held: true, stuck: false), "kill": .init(held: false, stuck: true),
-                  "wrapup": .init(held: false, stuck: false), "camera": .init(held: false, stuck: false)],
+        buttons: ["onair": .init(held: true, stuck: false, noise: 3), "kill": .init(held: false, stuck: true, noise: 0),
+                  "wrapup": .init(held: false, stuck: false, noise: 18_446_744_073_709_551_615), "camera": .init(held: false, stuck: false, noise: 0)],
         where: .init(allowed: true, watching: false),
         oriel: .init(last_push: -0.25, last_poll: 1e300, silent: false),
         board: .init(kind: "/usr/local/share/studio-body/board/raspberrypi.conf", ok: false, problem: awkward))

@@ -98,6 +98,9 @@ struct MetricsTests {
         m.count(.unanswered(id: "k9", withdrawn: true))
         m.lost(edges: 3)
         m.lost(edges: 0)
+        m.count(.noise(.onair, at: 105))
+        m.count(.noise(.kill, at: 105.5))
+        m.count(.noise(.onair, at: 106))
         m.hello(.failed)
         m.hello(.failed)
         m.hello(.answered)
@@ -156,6 +159,12 @@ private let wholeTextExpected = #"""
     studio_body_presses_total{button="camera",outcome="asked"} 0
     studio_body_presses_total{button="camera",outcome="waiting"} 0
     studio_body_presses_total{button="camera",outcome="refused"} 0
+    # HELP studio_body_button_noise_total Blips on a button's line that ended before its bounce window did: noise, no press.
+    # TYPE studio_body_button_noise_total counter
+    studio_body_button_noise_total{button="onair"} 2
+    studio_body_button_noise_total{button="wrapup"} 0
+    studio_body_button_noise_total{button="kill"} 1
+    studio_body_button_noise_total{button="camera"} 0
     # HELP studio_body_requests_unanswered_total Requests whose wait ran out before Oriel's word.
     # TYPE studio_body_requests_unanswered_total counter
     studio_body_requests_unanswered_total 1

@@ -3,16 +3,30 @@ import Testing
 
 @Suite("What the clock brings about is said once, by the entry point that let the time pass")
 struct SaidOnceTests {
-    @Test("a silence that began inside a press is said by that press, and not again by the next tick")
+    @Test("a silence that began before a press's reading is said once, by the tick that asked for the reading")
     func silenceInsidePress() throws {
         var body = studio(at: 100)
         body.wire(.onair, down: false, at: 100)
         try body.face(#"{"onair":{"on":true}}"#, at: 100)
-        #expect(body.edge(.onair, down: true, at: 161)
-            == silence() + [.log("button onair: Oriel has not been heard from in 60 s", .info),
-                            .pressed(.onair, .refused("Oriel has not been heard from in 60 s"), at: 161)])
-        #expect(body.tick(at: Moment(161)).isEmpty)
-        #expect(body.tick(at: Moment(162)) == [.readLevel(.onair)], "only the line's reading")
+        #expect(body.edge(.onair, down: true, at: 161).isEmpty)
+        #expect(body.tick(at: Moment(161.01)) == [.readLevel(.onair)] + silence())
+        #expect(body.read(.onair, down: true, at: 161.01)
+            == [.log("button onair: Oriel has not been heard from in 60 s", .info),
+                .pressed(.onair, .refused("Oriel has not been heard from in 60 s"), at: 161)])
+        #expect(body.tick(at: Moment(161.02)).isEmpty)
+    }
+
+    @Test("a press settled late by the next edge counts at its first edge, before a silence that began since")
+    func lateSettledPress() throws {
+        var body = studio(at: 100)
+        body.wire(.onair, down: false, at: 100)
+        try body.face(#"{"onair":{"on":true}}"#, at: 100)
+        _ = body.edge(.onair, down: true, at: 159.995)
+        #expect(body.tick(at: Moment(159.999)).isEmpty)
+        // Read late, with the line moved again at 161: the press is settled by the edge.
+        #expect(body.edge(.onair, down: false, at: 161)
+            == [.log("button onair: armed: press again within 5 s to confirm", .info), .pressed(.onair, .armed, at: 159.995)])
+        #expect(body.tick(at: Moment(161)) == silence())
     }
 
     @Test("a silence that began inside a push is said by that push")
@@ -24,19 +38,19 @@ struct SaidOnceTests {
         #expect(body.tick(at: Moment(160)).isEmpty)
     }
 
-    @Test("a wait that ran out inside a press is said by that press")
+    @Test("a wait that ran out before a press's reading is said once, by the tick that asked for it")
     func ranOutInsidePress() throws {
         var body = studio(at: 100)
         body.wire(.onair, down: false, at: 100)
         try body.face(#"{"onair":{"on":false}}"#, at: 100)
-        _ = body.edge(.onair, down: true, at: 101)
-        _ = body.edge(.onair, down: false, at: 101.1)
-        _ = body.edge(.onair, down: true, at: 102, id: "r1")
-        _ = body.edge(.onair, down: false, at: 102.1)
-        #expect(body.edge(.onair, down: true, at: 117)
-            == ranOut("Oriel did not start On Air within 15 s", withdrawn: true)
-            + [.log("button onair: armed: press again within 5 s to confirm", .info), .pressed(.onair, .armed, at: 117)])
-        #expect(body.tick(at: Moment(117)).isEmpty)
-        #expect(body.tick(at: Moment(118)) == [.readLevel(.onair)], "only the line's reading")
+        _ = body.tapLine(.onair, at: 101)
+        _ = body.tapLine(.onair, at: 102, id: "r1")
+        _ = body.edge(.onair, down: true, at: 116.996)
+        // The window ends at 117.006, after the wait ran out at 117: said once, by the tick.
+        #expect(body.tick(at: Moment(117.006)) == [.readLevel(.onair)]
+            + ranOut("Oriel did not start On Air within 15 s", withdrawn: true))
+        #expect(body.read(.onair, down: true, at: 117.006)
+            == [.log("button onair: armed: press again within 5 s to confirm", .info), .pressed(.onair, .armed, at: 116.996)])
+        #expect(body.tick(at: Moment(117.01)).isEmpty)
     }
 }

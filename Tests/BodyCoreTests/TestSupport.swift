@@ -47,6 +47,32 @@ extension Body {
         edge(ButtonEdge(button: button, pressed: down, at: t), at: Moment(t), ids: { id })
     }
 
+    /// A finger on `button` at monotonic `t`: its edge, then the bounce
+    /// window's end 10 ms later, where the line still reads pressed. What the
+    /// press brought about, leaving out the window's `.readLevel`.
+    mutating func down(_ button: ButtonRole, at t: Double, id: String = "r1") -> [BodyAction] {
+        var actions = edge(button, down: true, at: t, id: id)
+        let end = t + Contact.defaultDebounce
+        actions += tick(at: Moment(end), ids: { id }).filter { $0 != .readLevel(button) }
+        return actions + level(button, pressed: true, at: Moment(end), ids: { id })
+    }
+
+    /// The finger off `button` at `t`, confirmed by the reading 10 ms later.
+    @discardableResult
+    mutating func up(_ button: ButtonRole, at t: Double) -> [BodyAction] {
+        var actions = edge(button, down: false, at: t)
+        let end = t + Contact.defaultDebounce
+        actions += tick(at: Moment(end)).filter { $0 != .readLevel(button) }
+        return actions + level(button, pressed: false, at: Moment(end), ids: { "t1" })
+    }
+
+    /// A whole tap: down at `t`, up 100 ms later; what the press brought about.
+    mutating func tapLine(_ button: ButtonRole, at t: Double, id: String = "r1") -> [BodyAction] {
+        let actions = down(button, at: t, id: id)
+        up(button, at: t + 0.1)
+        return actions
+    }
+
     /// The level of every output line at monotonic `t`.
     func lines(at t: Double) -> [OutputRole: Bool] {
         indicators(at: Moment(t)).levels(at: t)
