@@ -40,14 +40,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .success(let asked):
         check(asked.button.rawValue == name, "button \(asked.button) for \(name)")
         check((1...10).contains(asked.presses), "presses \(asked.presses)")
-        check(asked.gap.isFinite && asked.gap >= 0.02 && asked.gap <= 10, "gap \(asked.gap)")
+        check(asked.gap.isFinite && asked.gap >= 0.05 && asked.gap <= 10, "gap \(asked.gap)")
         // The agent's schedule: press i at start + i * gap, released pressLength later (at most half the gap).
         let start = 1000.0
         var last = -Double.infinity
         for i in 0..<asked.presses {
             let down = start + Double(i) * asked.gap
             let up = down + min(SimBoard.pressLength, asked.gap / 2)
-            check(down > last && up > down, "press \(i) at \(down), released at \(up), after \(last)")
+            check(down > last && up - down > Contact.defaultDebounce, "press \(i) at \(down), released at \(up), after \(last)")
             last = up
         }
     }

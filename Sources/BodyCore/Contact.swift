@@ -12,15 +12,18 @@
 /// - Down, the same: an edge opens a window and the reading decides. Released:
 ///   the release, stamped at its first edge. Still pressed: a blip during the
 ///   press, noise; the press goes on.
-/// - No edge's reported direction decides while the body reads in time. For a
-///   line requested on both edges the kernel does not record which edge fired:
-///   its threaded handler reads the level when it runs (gpiolib-cdev.c,
+/// - No edge's reported direction decides anything. For a line requested on
+///   both edges the kernel does not record which edge fired: its threaded
+///   handler reads the level when it runs (gpiolib-cdev.c,
 ///   `lineevent_irq_thread` for v1, `edge_irq_thread` for v2), so a pulse
-///   shorter than the handler's latency arrives as edges that all say the same.
-///   Only when the body's own read comes late, after the line moved again past
-///   the window's end, does the handler's read at the window's last edge stand
-///   in for it (the level the line held from that edge to the window's end);
-///   a late read that finds no new edge is the line's level still.
+///   shorter than the handler's latency arrives as edges that all say the
+///   same, and under load the handler can read a level from after the window.
+/// - A read that comes late, after the line moved again past the window's
+///   end, cannot say what the line was at the end: the window ends at rest (up:
+///   noise; down: the release). A press is only ever confirmed by a reading; a
+///   late loop can lose one, which the person sees (no armed light) and
+///   presses again, but never makes one. A late read with no newer edge is the
+///   window's level still.
 /// - Down for `heldAfter` seconds, the contact asks for the level again and
 ///   reports held only if the line still reads pressed. Held is reported once;
 ///   the button cannot press again until it is released.
@@ -66,12 +69,10 @@ public struct Contact: Equatable, Sendable {
     /// Asked for a reading (`.readLevel`) and not given one yet.
     public private(set) var awaitingLevel = false
 
-    /// An open bounce window: its first edge, its end, and what the kernel's
-    /// handler read at its last edge (used only when the body's read is late).
+    /// An open bounce window: its first edge and its end.
     private struct Window: Equatable, Sendable {
         var first: Double
         var end: Double
-        var lastSaid: Bool
     }
     private var window: Window?
     /// The last reading of the line: edges stamped before it are in it.
@@ -96,20 +97,18 @@ public struct Contact: Equatable, Sendable {
             return []
         }
         var events = heldIfDue(at: at)
-        if var open = window {
+        if let open = window {
             if at < open.end {
                 bounces += 1
-                open.lastSaid = pressed
-                window = open
                 return events
             }
             // The window ended and the line moved again before the body read
-            // it: the kernel's read at the window's last edge stands in.
+            // it: what it was at the end is unknown, so it ends at rest.
             window = nil
-            events += settle(open, pressed: open.lastSaid, at: open.end)
+            if confirms { events += settle(open, pressed: false, at: open.end) }
         }
         awaitingLevel = false
-        window = Window(first: at, end: at + debounce, lastSaid: pressed)
+        window = Window(first: at, end: at + debounce)
         if !confirms {
             if !isDown {
                 events.append(go(down: true, at: at))

@@ -2,9 +2,13 @@ public import BodyCore
 import BodySystem
 
 /// The simulated board (`board.file = sim`): every role present, outputs
-/// kept as levels a page or a test can read, and presses delivered through
-/// a pipe so the agent reads them on the very same `readEdges` path as a
-/// real chip's edges.
+/// kept as levels a page or a test can read, and presses delivered on the
+/// very same `readEdges` path as a real chip's edges.
+///
+/// Like a real line, each edge arrives when its time comes and a read says
+/// the level at that moment: the edge descriptor is a timerfd armed for the
+/// next edge due, so a press is confirmed by the contact's reading at its
+/// window's end as a finger's is (issue 18), not by edges handed over early.
 public final class SimBoard: Board {
     public let outputs = OutputRole.allCases
     public let buttons = ButtonRole.allCases
@@ -13,18 +17,15 @@ public final class SimBoard: Board {
     public static let pressLength = 0.1
 
     private var levels: [OutputRole: Bool] = [:]
+    /// The levels the delivered edges left.
     private var down: Set<ButtonRole> = []
-    private var queued: [ButtonEdge] = []
-    private var readFD: Int32 = -1
-    private var writeFD: Int32 = -1
+    /// Edges not delivered yet, in time order.
+    private var due: [ButtonEdge] = []
+    private var timer: MonotonicTimer?
 
     public init() throws(BoardError) {
-        do throws(Errno) {
-            let ends = try FileDescriptor.pipe()
-            readFD = ends.read.rawValue
-            writeFD = ends.write.rawValue
-        } catch {
-            throw BoardError(.other, "sim board: cannot create the press pipe: \(error.words)")
+        do throws(Errno) { timer = try MonotonicTimer() } catch {
+            throw BoardError(.other, "sim board: cannot create its edge timer: \(error.words)")
         }
     }
 
@@ -37,10 +38,10 @@ public final class SimBoard: Board {
             }
     }
 
-    public var edgeDescriptors: [Int32] { readFD >= 0 ? [readFD] : [] }
+    public var edgeDescriptors: [Int32] { timer?.descriptor.map { [$0.rawValue] } ?? [] }
 
     public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
-        guard readFD >= 0 else { throw BoardError(.chipGone, "sim board: cannot drive \(role.rawValue): the board was released") }
+        guard timer != nil else { throw BoardError(.chipGone, "sim board: cannot drive \(role.rawValue): the board was released") }
         levels[role] = lit
     }
 
@@ -49,45 +50,49 @@ public final class SimBoard: Board {
 
     /// A press: down at `at`, up `pressLength` later.
     public func press(_ button: ButtonRole, at: Double) {
-        queue(ButtonEdge(button: button, pressed: true, at: at))
-        queue(ButtonEdge(button: button, pressed: false, at: at + Self.pressLength))
+        set(button, pressed: true, at: at)
+        set(button, pressed: false, at: at + Self.pressLength)
     }
 
-    /// Holds a button down (or lets it go) until told otherwise, e.g. to
-    /// show the held report.
+    /// Moves a button's line at `at` (monotonic seconds): held down until
+    /// told otherwise, e.g. to show the held report.
     public func set(_ button: ButtonRole, pressed: Bool, at: Double) {
-        queue(ButtonEdge(button: button, pressed: pressed, at: at))
+        guard timer != nil else { return }
+        let edge = ButtonEdge(button: button, pressed: pressed, at: at)
+        due.insert(edge, at: due.firstIndex { $0.at > at } ?? due.endIndex)
+        arm()
     }
 
+    /// The edges whose time has come, in order; the timer is armed for the next.
     public func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
-        guard fd == readFD, fd >= 0 else { return [] }
-        // The queue, not the bytes, holds the edges.
-        do throws(Errno) { try FileDescriptor(rawValue: fd).discardAvailable() } catch {
-            throw BoardError(.other, "sim board: cannot read the press pipe: \(error.words)")
+        guard let timer, fd == timer.descriptor?.rawValue else { return [] }
+        do throws(Errno) { _ = try timer.drain() } catch {
+            throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
         }
-        let edges = queued
-        queued.removeAll()
-        return edges
+        let now = SystemClock.monotonic()
+        let ready = due.prefix { $0.at <= now }
+        due.removeFirst(ready.count)
+        for e in ready { if e.pressed { down.insert(e.button) } else { down.remove(e.button) } }
+        arm()
+        return Array(ready)
     }
 
-    public func isPressed(_ button: ButtonRole) throws(BoardError) -> Bool { down.contains(button) }
+    /// The line's level now: the last edge whose time has come, delivered or not.
+    public func isPressed(_ button: ButtonRole) throws(BoardError) -> Bool {
+        let now = SystemClock.monotonic()
+        return due.last { $0.button == button && $0.at <= now }?.pressed ?? down.contains(button)
+    }
 
     public func release() {
         for role in outputs { levels[role] = false }
-        if readFD >= 0 { try? FileDescriptor(rawValue: readFD).close() }
-        if writeFD >= 0 { try? FileDescriptor(rawValue: writeFD).close() }
-        readFD = -1
-        writeFD = -1
-        queued.removeAll()
+        timer?.close()
+        timer = nil
+        due.removeAll()
     }
 
-    private func queue(_ edge: ButtonEdge) {
-        guard writeFD >= 0 else { return }
-        queued.append(edge)
-        if edge.pressed { down.insert(edge.button) } else { down.remove(edge.button) }
-        var byte: UInt8 = 1
-        // A full pipe (EAGAIN) already says "readable"; the edge is queued either way,
-        // and nothing else can fail on a pipe whose read end this board holds open.
-        _ = withUnsafeBytes(of: &byte) { try? FileDescriptor(rawValue: writeFD).write($0) }
+    private func arm() {
+        // A timerfd on a live board cannot fail to be set; if it did, the
+        // edges would wait for the next read, which the reading of a window does.
+        try? timer?.arm(at: due.first?.at)
     }
 }

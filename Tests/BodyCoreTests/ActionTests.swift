@@ -73,18 +73,6 @@ struct EdgeActionTests {
         #expect(body.outbox.items.isEmpty)
     }
 
-    @Test("a blip during a held press changes nothing: no release, no second press")
-    func blipWhileHeld() throws {
-        var body = try wired()
-        _ = body.down(.onair, at: 101)
-        _ = body.edge(.onair, down: false, at: 101.5)
-        _ = body.edge(.onair, down: true, at: 101.5001)
-        _ = body.tick(at: Moment(101.51))
-        #expect(body.read(.onair, down: true, at: 101.51) == firstBlip(at: 101.5))
-        #expect(body.contacts[.onair]?.isDown == true)
-        #expect(body.outbox.items.isEmpty)
-    }
-
     @Test("blips go on: one line at once, then one a minute with the count; a quiet minute closes the tally")
     func noiseSaidOnceAMinute() throws {
         var body = try wired()
@@ -125,7 +113,7 @@ struct EdgeActionTests {
         #expect(body.outbox.items.isEmpty)
     }
 
-    @Test("a release bouncing back down inside the window stays down: a reading never presses twice")
+    @Test("a blip during a held press (a release bouncing back down inside the window) changes nothing: no release, no second press")
     func releaseBounceNoPress() throws {
         var body = try wired()
         _ = body.down(.onair, at: 101)

@@ -130,30 +130,35 @@ struct ContactTests {
     }
 
     // The body's read came late: the line moved again after the window's end.
-    @Test("read late, a window whose last edge the kernel read pressed was a press; the new edge opens the next window")
-    func lateReadPress() {
+    @Test("read late, after the line moved again: no press, whatever the edges said; the new edge opens the next window")
+    func lateReadIsNoPress() {
         var c = Contact(at: 0)
         _ = c.edge(pressed: true, at: 100)
         _ = c.edge(pressed: false, at: 100.001)
         _ = c.edge(pressed: true, at: 100.002)
         #expect(c.tick(at: 100.080) == [.readLevel])
-        // The release at 100.040 is drained before the reading.
-        #expect(c.edge(pressed: false, at: 100.040) == [.press(at: 100)])
+        // An edge at 100.040 is drained before the reading.
+        #expect(c.edge(pressed: true, at: 100.040) == [.noise(at: 100)])
         #expect(!c.awaitingLevel && c.nextDeadline() == 100.040 + Contact.defaultDebounce)
-        #expect(c.level(pressed: false, at: 100.081) == [], "overtaken by the edge")
-        #expect(run(&c, edges: [], readAt: 100.090, line: false) == [.readLevel, .release(at: 100.040, wasHeld: false)])
+        #expect(c.level(pressed: true, at: 100.081) == [], "overtaken by the edge")
+        #expect(run(&c, edges: [], readAt: 100.090, line: true) == [.readLevel, .press(at: 100.040)],
+                "a press confirmed by its own reading")
     }
 
-    @Test("read late, a blip whose edges the kernel read released stays noise, whatever came after")
-    func lateReadNoise() {
+    @Test("read late while down, after the line moved again: the release, so the next press can count")
+    func lateReadWhileDown() {
         var c = Contact(at: 0)
-        _ = c.edge(pressed: true, at: 100)
-        _ = c.edge(pressed: false, at: 100.00002)
-        #expect(c.edge(pressed: false, at: 100.030) == [.noise(at: 100)])
-        #expect(run(&c, edges: [(false, 100.03002)], readAt: 100.050, line: false) == [.readLevel, .noise(at: 100.030)])
-        #expect(c.blips == 2 && !c.isDown)
-        // Read late with the line quiet since: the reading is the level still.
-        #expect(run(&c, edges: [(false, 101)], readAt: 101.2, line: false) == [.readLevel, .noise(at: 101)])
+        _ = run(&c, edges: [(true, 100)], readAt: 100.010, line: true)
+        _ = c.edge(pressed: false, at: 100.2)
+        #expect(c.edge(pressed: true, at: 100.25) == [.release(at: 100.2, wasHeld: false)])
+        #expect(run(&c, edges: [], readAt: 100.26, line: true) == [.readLevel, .press(at: 100.25)])
+    }
+
+    @Test("read late with the line quiet since: the reading is the window's level still")
+    func lateReadQuiet() {
+        var c = Contact(at: 0)
+        #expect(run(&c, edges: [(true, 100), (false, 100.00002)], readAt: 100.2, line: false) == [.readLevel, .noise(at: 100)])
+        #expect(run(&c, edges: [(true, 101)], readAt: 101.2, line: true) == [.readLevel, .press(at: 101)])
     }
 
     @Test("an edge just inside the window is bounce, one at its end opens the next", arguments: [
@@ -163,7 +168,8 @@ struct ContactTests {
         var c = Contact(debounce: 0.5, at: 0)
         _ = c.edge(pressed: true, at: 100)
         let events = c.edge(pressed: false, at: 100 + after)
-        #expect(events == (opensNext ? [.press(at: 100)] : []))
+        // Read late (no tick came): the window ends at rest, and the new edge opens the next.
+        #expect(events == (opensNext ? [.noise(at: 100)] : []))
         #expect(c.nextDeadline() == (opensNext ? 100 + after + 0.5 : 100.5))
     }
 

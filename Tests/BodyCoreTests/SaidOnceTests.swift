@@ -16,19 +16,6 @@ struct SaidOnceTests {
         #expect(body.tick(at: Moment(161.02)).isEmpty)
     }
 
-    @Test("a press settled late by the next edge counts at its first edge, before a silence that began since")
-    func lateSettledPress() throws {
-        var body = studio(at: 100)
-        body.wire(.onair, down: false, at: 100)
-        try body.face(#"{"onair":{"on":true}}"#, at: 100)
-        _ = body.edge(.onair, down: true, at: 159.995)
-        #expect(body.tick(at: Moment(159.999)).isEmpty)
-        // Read late, with the line moved again at 161: the press is settled by the edge.
-        #expect(body.edge(.onair, down: false, at: 161)
-            == [.log("button onair: armed: press again within 5 s to confirm", .info), .pressed(.onair, .armed, at: 159.995)])
-        #expect(body.tick(at: Moment(161)) == silence())
-    }
-
     @Test("a silence that began inside a push is said by that push")
     func silenceInsidePush() throws {
         var body = studio(at: 100)

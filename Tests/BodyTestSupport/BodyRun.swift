@@ -13,7 +13,11 @@ public final class BodyRun: @unchecked Sendable {
 
     /// Writes `token` to `dir/token` (0600) and what `configuration` returns for
     /// (the directory, the token file's path) to `dir/body.conf`, then starts the body.
-    public init(_ name: String, token: String, configuration: (URL, String) throws -> String) throws {
+    /// `environment` is added to the test's own. With `stallLog`, nobody reads
+    /// the body's standard error once it said where it serves (a journal that
+    /// stopped reading) until `resumeLog()`.
+    public init(_ name: String, token: String, environment: [String: String] = [:], stallLog: Bool = false,
+                configuration: (URL, String) throws -> String) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("studio-body-\(name)-\(UUID().uuidString)")
         self.token = token
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -26,14 +30,43 @@ public final class BodyRun: @unchecked Sendable {
         process.arguments = ["--config", conf.path]
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        errors.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let data = h.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.lock()
-            self.logText += String(decoding: data, as: UTF8.self)
-            self.lock.unlock()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
+        self.stallLog = stallLog
         try process.run()
+        // A thread of its own reads the log, so a stalled log is a reader
+        // that really stops (a dispatch source re-armed later did not resume).
+        let fd = errors.fileHandleForReading.fileDescriptor
+        Thread { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0, let self else { return }
+                self.lock.lock()
+                self.logText += String(decoding: buffer[..<n], as: UTF8.self)
+                let stall = self.stallLog && !self.resumed && self.logText.contains("serving on")
+                self.lock.unlock()
+                if stall {
+                    self.gate.lock()
+                    while !self.resumed { self.gate.wait() }
+                    self.gate.unlock()
+                }
+            }
+        }.start()
+    }
+
+    private let stallLog: Bool
+    private var resumed = false
+    private let gate = NSCondition()
+
+    /// Reads the body's standard error again (after `stallLog`).
+    public func resumeLog() {
+        gate.lock()
+        lock.lock(); resumed = true; lock.unlock()
+        gate.broadcast()
+        gate.unlock()
     }
 
     deinit {

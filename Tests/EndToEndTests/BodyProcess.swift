@@ -16,15 +16,17 @@ final class BodyProcess: @unchecked Sendable {
 
     /// Starts a body and waits (without blocking a test thread) until it serves.
     static func start(config: String = "", oriel: String? = nil, silence: String? = nil,
-                      board: String? = nil) async throws -> BodyProcess {
-        let body = try BodyProcess(config: config, oriel: oriel, silence: silence, board: board)
+                      board: String? = nil, environment: [String: String] = [:], stallLog: Bool = false) async throws -> BodyProcess {
+        let body = try BodyProcess(config: config, oriel: oriel, silence: silence, board: board,
+                                   environment: environment, stallLog: stallLog)
         try await body.ready()
         return body
     }
 
     /// `config` is appended to a working configuration; `board` is a board file's text, or nil for `sim`.
-    private init(config: String = "", oriel: String? = nil, silence: String? = nil, board: String? = nil) throws {
-        run = try BodyRun("e2e", token: "e2e-token-0123456789abcdef") { dir, tokenFile in
+    private init(config: String = "", oriel: String? = nil, silence: String? = nil, board: String? = nil,
+                 environment: [String: String] = [:], stallLog: Bool = false) throws {
+        run = try BodyRun("e2e", token: "e2e-token-0123456789abcdef", environment: environment, stallLog: stallLog) { dir, tokenFile in
             var boardLine = "sim"
             if let board {
                 let f = dir.appendingPathComponent("board.conf")
@@ -59,6 +61,9 @@ final class BodyProcess: @unchecked Sendable {
         }
         throw BodyFailed(words: "studio-body did not start: \(log)")
     }
+
+    /// Reads the body's standard error again after `stallLog`.
+    func resumeLog() { run.resumeLog() }
 
     // MARK: HTTP
 
@@ -98,10 +103,13 @@ final class BodyProcess: @unchecked Sendable {
 
     func onair() async throws -> [String: Any] { try await status()["onair"] as? [String: Any] ?? [:] }
 
-    /// Presses on the sim board; `times` presses `gap` seconds apart by their edge timestamps.
+    /// Presses on the sim board; `times` presses `gap` seconds apart by their
+    /// edge timestamps. Returns once the last one was released and confirmed:
+    /// the sim board plays its edges in real time, as a finger would.
     func press(_ button: String, times: Int = 1, gap: Double = 0.6) async throws {
         let a = try await request("POST", "/sim/press?button=\(button)&presses=\(times)&gap=\(gap)")
         #expect(a.status == 200, "pressing \(button): \(a.text)")
+        await pause(Double(times - 1) * gap + min(0.1, gap / 2) + 0.15)
     }
 
     /// The outbox without waiting; `after` acknowledges.

@@ -2,11 +2,12 @@ import BodyCore
 import BodyHardware
 import Glibc
 import Testing
+import BodyTestSupport
 
 // The simulated board needs no hardware: these run everywhere.
 @Suite("SimBoard: presses through the same descriptor path as real edges")
 struct SimBoardTests {
-    @Test("a press is a down edge then an up edge 0.1 s later, read from the board's fd")
+    @Test("a press is a down edge then an up edge 0.1 s later, read from the board's fd (both due already)")
     func press() throws {
         let board = try SimBoard()
         defer { board.release() }
@@ -20,6 +21,22 @@ struct SimBoardTests {
         ])
         #expect(waitReadable(fd, ms: 0) == 0)
         #expect(try board.readEdges(from: fd) == [])
+    }
+
+    @Test("each edge arrives when its time comes, and a read says the level then, as a real line's")
+    func edgesInTime() throws {
+        let board = try SimBoard()
+        defer { board.release() }
+        let fd = try #require(board.edgeDescriptors.first)
+        let at = monotonicNow()
+        board.press(.onair, at: at)
+        #expect(try board.readEdges(from: fd) == [ButtonEdge(button: .onair, pressed: true, at: at)])
+        #expect(try board.isPressed(.onair), "held until its release is due")
+        #expect(waitReadable(fd, ms: 1000) & Int16(POLLIN) != 0, "the release's time wakes the reader")
+        #expect(monotonicNow() >= at + SimBoard.pressLength)
+        #expect(try board.isPressed(.onair) == false)
+        #expect(try board.readEdges(from: fd) == [ButtonEdge(button: .onair, pressed: false, at: at + SimBoard.pressLength)])
+        #expect(waitReadable(fd, ms: 0) == 0, "nothing more is due: the timer is disarmed")
     }
 
     @Test("every role is present and outputs keep the level driven")

@@ -5,6 +5,9 @@
 // Usage: gpio-pulse PULL_FILE STEP...
 //   d      write "pull-down"        u      write "pull-up"
 //   +N     wait N microseconds (spins on CLOCK_MONOTONIC below 2 ms)
+//   =FILE  wait (up to 10 s) until FILE's first byte changes: a gpio-sim
+//          `value` file, so the next step lands just after a line the
+//          daemon drives (the lamp) switches
 // Prints "FIRST_NS LAST_NS WRITES": CLOCK_MONOTONIC just before the first
 // write and just after the last (the kernel's edge timestamps' clock), then
 // a second line with the time after each write and a third with how long
@@ -37,6 +40,30 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static char first_byte(const char *path) {
+    char c = 0;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0 || pread(fd, &c, 1, 0) != 1) {
+        fprintf(stderr, "gpio-pulse: cannot read %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+    close(fd);
+    return c;
+}
+
+// Spins on the file at normal priority (at FIFO 99 it would starve the
+// daemon that must switch the line on a 2-vCPU guest), then takes FIFO back.
+static void wait_change(const char *path, const struct sched_param *fifo) {
+    struct sched_param normal = { .sched_priority = 0 };
+    sched_setscheduler(0, SCHED_OTHER, &normal);
+    char was = first_byte(path);
+    uint64_t until = now_ns() + 10000000000ull;
+    while (first_byte(path) == was) {
+        if (now_ns() > until) { fprintf(stderr, "gpio-pulse: %s did not change within 10 s\n", path); exit(1); }
+    }
+    sched_setscheduler(0, SCHED_FIFO, fifo);
+}
+
 static void wait_us(long us) {
     uint64_t until = now_ns() + (uint64_t)us * 1000u;
     if (us >= 2000) {
@@ -48,7 +75,7 @@ static void wait_us(long us) {
 
 int main(int argc, char **argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: gpio-pulse PULL_FILE STEP... (d, u, +MICROSECONDS)\n");
+        fprintf(stderr, "usage: gpio-pulse PULL_FILE STEP... (d, u, +MICROSECONDS, =FILE)\n");
         return 2;
     }
     const char *path = argv[1];
@@ -75,8 +102,12 @@ int main(int argc, char **argv) {
             wait_us(us);
             continue;
         }
+        if (step[0] == '=') {
+            wait_change(step + 1, &sp);
+            continue;
+        }
         const char *pull = strcmp(step, "d") == 0 ? "pull-down" : strcmp(step, "u") == 0 ? "pull-up" : NULL;
-        if (!pull) { fprintf(stderr, "gpio-pulse: bad step \"%s\" (d, u or +MICROSECONDS)\n", step); return 2; }
+        if (!pull) { fprintf(stderr, "gpio-pulse: bad step \"%s\" (d, u, +MICROSECONDS or =FILE)\n", step); return 2; }
         uint64_t before = now_ns();
         if (!writes) first = before;
         if (pwrite(fd, pull, strlen(pull), 0) < 0) {
