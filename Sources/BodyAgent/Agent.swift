@@ -111,6 +111,12 @@ public final class Agent: @unchecked Sendable {
             try loop.watch(fd: signals.descriptor) { [unowned self] () throws(LoopError) in
                 if let sig = try signals.take() { self.shutdown(signal: sig) }
             }
+            // The journal's stream, when it can make a line wait: whatever waits
+            // goes out when the reader takes some again (edge-triggered: a wake
+            // a time the stream frees room, never a spin while it is full).
+            if let stream = log.outlet.descriptor {
+                try loop.watch(fd: stream.rawValue, events: [.writable, .edgeTriggered]) { [log] in log.outlet.flush() }
+            }
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
         preview.onGone = { [unowned self] why in

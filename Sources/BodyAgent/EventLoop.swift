@@ -70,10 +70,11 @@ public final class EventLoop: @unchecked Sendable {
     /// Seconds since the epoch, for the times the status document shows.
     public static func wall() -> Double { SystemClock.wall() }
 
-    /// Calls `action` on the loop thread whenever `fd` is readable. Watching
-    /// a number that already has a watch replaces it: the old one hears nothing more.
+    /// Calls `action` on the loop thread whenever `fd` is readable (or as
+    /// `events` say). Watching a number that already has a watch replaces it:
+    /// the old one hears nothing more.
     @discardableResult
-    public func watch(fd: Int32, _ action: @escaping Action) throws(LoopError) -> WatchID {
+    public func watch(fd: Int32, events: Epoll.Events = .readable, _ action: @escaping Action) throws(LoopError) -> WatchID {
         let id = nextRegistration
         let descriptor = FileDescriptor(rawValue: fd)
         do throws(Errno) {
@@ -82,12 +83,12 @@ public final class EventLoop: @unchecked Sendable {
                 registrationOf.removeValue(forKey: fd)
                 // The same open descriptor takes the new id; one closed and
                 // reused since (the kernel dropped it from the set) is added anew.
-                do throws(Errno) { try epoll.modify(descriptor, registration: id) } catch where error == .noSuchFileOrDirectory {
-                    try epoll.add(descriptor, registration: id)
+                do throws(Errno) { try epoll.modify(descriptor, events, registration: id) } catch where error == .noSuchFileOrDirectory {
+                    try epoll.add(descriptor, events, registration: id)
                 }
             } else {
-                do throws(Errno) { try epoll.add(descriptor, registration: id) } catch where error == .fileExists {
-                    try epoll.modify(descriptor, registration: id)
+                do throws(Errno) { try epoll.add(descriptor, events, registration: id) } catch where error == .fileExists {
+                    try epoll.modify(descriptor, events, registration: id)
                 }
             }
         } catch { throw LoopError("watch descriptor \(fd)", error) }

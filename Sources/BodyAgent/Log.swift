@@ -1,7 +1,10 @@
+import BodySystem
 import Glibc
 
 /// One line per thing worth saying, on stderr. Under systemd (JOURNAL_STREAM
 /// set) each line carries a syslog priority prefix so the journal files it right.
+/// Lines go through the journal's outlet, which never makes the loop wait
+/// for a reader that stalled (issue 22).
 public struct Log: Sendable {
     public enum Level: Int32, Sendable { case error = 3, warning = 4, notice = 5, info = 6, debug = 7 }
 
@@ -9,17 +12,21 @@ public struct Log: Sendable {
     /// `STUDIO_BODY_DEBUG=1`: debug lines are written too (every answered request);
     /// otherwise they are not written (issue 13: a line per request was a cost).
     public let debug: Bool
+    public let outlet: JournalOutlet
 
-    public init() {
+    public init(outlet: JournalOutlet = .standardError) {
         journal = getenv("JOURNAL_STREAM") != nil
         debug = getenv("STUDIO_BODY_DEBUG").map { String(cString: $0) == "1" } ?? false
+        self.outlet = outlet
     }
 
     public func callAsFunction(_ words: String, _ level: Level = .info) {
         if level == .debug && !debug { return }
         let line = journal ? "<\(level.rawValue)>\(words)\n" : "studio-body: \(words)\n"
-        // One write(2) per line, so lines from the hello thread never interleave.
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+        // One whole line at a time, so lines from the hello thread never interleave.
+        outlet.write(Array(line.utf8))
     }
+
+    /// At exit: the last lines get up to `seconds` to reach a slow journal.
+    public func drain(within seconds: Double) { outlet.drain(within: seconds) }
 }

@@ -65,10 +65,12 @@ case "--config":
     }
     do {
         try agent.run()
+        Log().drain(within: 1)
     } catch {
         // A loop that cannot go on ends the process with a failure, so
         // systemd's Restart=on-failure starts the body again.
         Log()("\(error.description); exiting", .error)
+        Log().drain(within: 1)
         exit(1)
     }
 case "-h", "--help", "help":

@@ -59,6 +59,12 @@ internal func system_poll_readable(_ fd: Int32, _ milliseconds: Int32) -> Int32 
     return Glibc.poll(&pfd, 1, milliseconds)
 }
 
+/// poll(2) on one descriptor for POLLOUT: what poll returned.
+internal func system_poll_writable(_ fd: Int32, _ milliseconds: Int32) -> Int32 {
+    var pfd = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    return Glibc.poll(&pfd, 1, milliseconds)
+}
+
 /// shutdown(2) both ways.
 internal func system_shutdown(_ fd: Int32) -> Int32 {
     Glibc.shutdown(fd, Int32(SHUT_RDWR))
@@ -157,4 +163,30 @@ internal func system_setpriority_thread(_ nice: Int32) -> Int32 {
 /// 1 when memory was given back to the kernel, 0 when there was none to give.
 internal func system_malloc_trim(_ pad: Int) -> Int32 {
     CSystem.malloc_trim(pad)
+}
+
+// The journal's stream (JournalOutlet)
+
+/// What kind of file `fd` is: 1 socket, 2 pipe or character device (a
+/// terminal), 0 anything else (a regular file); -1 with errno.
+internal func system_stream_kind(_ fd: Int32) -> Int32 {
+    var st = stat()
+    if Glibc.fstat(fd, &st) < 0 { return -1 }
+    switch st.st_mode & S_IFMT {
+    case S_IFSOCK: return 1
+    case S_IFIFO, S_IFCHR: return 2
+    default: return 0
+    }
+}
+
+/// Opens `/proc/self/fd/N` for writing, non-blocking and close-on-exec: a new
+/// open file description of the same pipe or terminal, so O_NONBLOCK is ours
+/// alone and not the shell's that shares the old one.
+internal func system_reopen_nonblocking(_ fd: Int32) -> Int32 {
+    Glibc.open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+}
+
+/// send(2) that never waits and never raises SIGPIPE.
+internal func system_send_nowait(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    Glibc.send(fd, buffer, count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
 }
