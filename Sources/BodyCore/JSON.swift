@@ -10,7 +10,7 @@ public enum JSON: Equatable, Sendable {
     case array([JSON])
     case object([String: JSON])
 
-    /// Parses bytes (by `JSONParser`: RFC 8259, and what JSONDecoder also took); the error says what is
+    /// Parses bytes (by `JSONParser`: RFC 8259, no trailing commas); the error says what is
     /// wrong in plain words, once, with the byte where it is, and never in a
     /// decoder's type names.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {

@@ -1,8 +1,10 @@
-/// A JSON reader (RFC 8259, and no looser than JSONDecoder was) straight into `JSON`, for the push that
-/// arrives on every `POST /face`: JSONDecoder into the generic enum tried every
-/// type in turn for every value (issue 13). It takes what JSONDecoder took:
-/// top-level scalars, a trailing comma before `]` or `}`, and the first of
-/// duplicate keys. Errors say what and where, in words.
+/// A JSON reader (RFC 8259) straight into `JSON`, for the push that arrives on
+/// every `POST /face`: JSONDecoder into the generic enum tried every type in
+/// turn for every value (issue 13). Strict on syntax: a trailing comma, which
+/// JSONDecoder took, is refused (issue 19; nst/JSONTestSuite in
+/// Tests/Vectors/JSONTestSuite). Where RFC 8259 leaves it open it takes
+/// top-level scalars and the first of duplicate keys. Errors say what and
+/// where, in words.
 struct JSONParser {
     static let maxDepth = 512
 
@@ -80,14 +82,23 @@ struct JSONParser {
             space()
             guard i < b.count else { throw fail("the body ends inside an object") }
             if b[i] == UInt8(ascii: ",") {
-                i += 1
-                space()
-                if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(o) }
+                try comma(before: "}")
                 continue
             }
             if b[i] == UInt8(ascii: "}") { i += 1; depth -= 1; return .object(o) }
             throw fail("expected ',' or '}', found \(shown())")
         }
+    }
+
+    /// Steps over a comma between members; one that ends its object or array
+    /// is refused at its own byte (RFC 8259 has no trailing commas).
+    private mutating func comma(before close: Unicode.Scalar) throws(JSONParseError) {
+        let at = i
+        i += 1
+        space()
+        guard i < b.count, b[i] == UInt8(ascii: close) else { return }
+        i = at
+        throw fail("a trailing comma before '\(close)'")
     }
 
     private mutating func array() throws(JSONParseError) -> JSON {
@@ -102,9 +113,7 @@ struct JSONParser {
             space()
             guard i < b.count else { throw fail("the body ends inside an array") }
             if b[i] == UInt8(ascii: ",") {
-                i += 1
-                space()
-                if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(a) }
+                try comma(before: "]")
                 continue
             }
             if b[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(a) }

@@ -35,6 +35,9 @@ struct JSONTests {
         (#"{"b":[1,{"a":01}]}"#, "expected ',' or '}', found '1' at byte 14"),
         (#"{"onair":{"asking":"\ud800"}}"#, "a lone high surrogate at byte 26"),
         ("\"\u{0}\"", "a control character inside a string at byte 1"),
+        (#"{"onair":{"on":true,}}"#, "a trailing comma before '}' at byte 19"),
+        (#"{"eyes":{"names":["a",]}}"#, "a trailing comma before ']' at byte 21"),
+        (#"[""],"#, "unexpected ',' after the value at byte 4"),
     ]
 
     @Test("malformed bytes say what is wrong in plain words, once", arguments: malformedRows)
