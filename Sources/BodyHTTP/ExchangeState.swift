@@ -70,13 +70,23 @@ struct ExchangeState: Equatable {
         }
     }
 
-    /// The head arrived. A body already too big is answered now, so MHD never
-    /// reads it; anything else waits for the body (answering at the head would
-    /// close a kept-alive connection).
-    mutating func head(contentLength: Int?) -> Action {
-        guard let length = contentLength, length > maxBody else { return .none }
-        state = .queued
-        return .queue(tooLarge(length))
+    /// The head arrived. A body already too big, or framed two ways, is
+    /// answered now, so MHD never reads it and closes the connection after
+    /// the answer; anything else waits for the body (answering at the head
+    /// would close a kept-alive connection).
+    mutating func head(_ framing: Framing) -> Action {
+        switch framing {
+        case .refused(let words):
+            state = .queued
+            var refusal = HTTPResponse.error(400, words)
+            refusal.headers.append(("Connection", "close"))
+            return .queue(refusal)
+        case .length(let length) where length > maxBody:
+            state = .queued
+            return .queue(tooLarge(length))
+        case .none, .length, .chunked:
+            return .none
+        }
     }
 
     /// `count` more body bytes arrived; `have` were kept so far.

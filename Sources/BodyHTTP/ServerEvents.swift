@@ -14,9 +14,9 @@ extension HTTPServer {
             if trusts(exchange.request) { hangups?.trust(connection) }
             context.pointee = Unmanaged.passRetained(exchange).toOpaque()
             live[ObjectIdentifier(exchange)] = exchange
-            let length = exchange.request.headers["content-length"].flatMap { Int($0) }
-            exchange.request.body.reserveCapacity(min(maxBody, max(0, length ?? 0)))
-            return perform(exchange.state.head(contentLength: length), exchange)
+            let framing = Framing(headers: exchange.request.headers)
+            if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
+            return perform(exchange.state.head(framing), exchange)
         }
         let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {

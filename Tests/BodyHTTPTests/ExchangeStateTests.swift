@@ -6,12 +6,12 @@ import Testing
 @Suite("exchange state machine")
 struct ExchangeStateTests {
     enum Event: CustomStringConvertible {
-        case head(Int?), body(Int, have: Int), ready(stopping: Bool), answer(ExchangeState.Answer)
+        case head(Framing), body(Int, have: Int), ready(stopping: Bool), answer(ExchangeState.Answer)
         case streamEmpty, wake, hungUp, stopping, completed(ok: Bool)
 
         var description: String {
             switch self {
-            case .head(let n): "head(\(n.map(String.init) ?? "nil"))"
+            case .head(let f): "head(\(f))"
             case .body(let n, let have): "body(\(n), have \(have))"
             case .ready(let s): "ready(stopping: \(s))"
             case .answer(let a): "answer(\(a))"
@@ -25,7 +25,7 @@ struct ExchangeStateTests {
 
         func apply(to s: inout ExchangeState) -> ExchangeState.Action {
             switch self {
-            case .head(let n): s.head(contentLength: n)
+            case .head(let f): s.head(f)
             case .body(let n, let have): s.body(n, have: have)
             case .ready(let stopping): s.ready(stopping: stopping)
             case .answer(let a): s.answer(a)
@@ -47,25 +47,32 @@ struct ExchangeStateTests {
     }
 
     static let ok = HTTPResponse.json(200, Array("{}".utf8))
-    static let dispatched: [Event] = [.head(nil), .ready(stopping: false)]
+    static let refusal = HTTPResponse(status: 400, contentType: "application/json",
+                                      body: HTTPResponse.errorBody("framed twice"), headers: [("Connection", "close")])
+    static let dispatched: [Event] = [.head(.none), .ready(stopping: false)]
     static let waiting: [Event] = dispatched + [.answer(.none)]
     static let streaming: [Event] = dispatched + [.answer(.stream)]
     static let streamIdle: [Event] = streaming + [.streamEmpty]
 
     static let rows: [Row] = [
         // The head and the body.
-        Row(before: [], event: .head(nil), action: .none, after: .reading),
-        Row(before: [], event: .head(10), action: .none, after: .reading),
-        Row(before: [], event: .head(11), action: .queue(.error(413, "the request body is 11 bytes; the limit is 10")), after: .queued),
-        Row(before: [.head(nil)], event: .body(4, have: 6), action: .append, after: .reading),
-        Row(before: [.head(nil)], event: .body(5, have: 6), action: .discard, after: .overflowing(11)),
-        Row(before: [.head(nil), .body(5, have: 6)], event: .body(ExchangeState.drainLimit, have: 0), action: .refuse,
+        Row(before: [], event: .head(.none), action: .none, after: .reading),
+        Row(before: [], event: .head(.length(10)), action: .none, after: .reading),
+        Row(before: [], event: .head(.length(11)), action: .queue(.error(413, "the request body is 11 bytes; the limit is 10")), after: .queued),
+        Row(before: [], event: .head(.chunked), action: .none, after: .reading),
+        // Framed two ways: refused at the head, closed after, the handler never called.
+        Row(before: [], event: .head(.refused("framed twice")), action: .queue(refusal), after: .queued),
+        Row(before: [.head(.refused("framed twice"))], event: .ready(stopping: false), action: .none, after: .queued),
+        Row(before: [.head(.refused("framed twice"))], event: .body(4, have: 0), action: .discard, after: .queued),
+        Row(before: [.head(.none)], event: .body(4, have: 6), action: .append, after: .reading),
+        Row(before: [.head(.none)], event: .body(5, have: 6), action: .discard, after: .overflowing(11)),
+        Row(before: [.head(.none), .body(5, have: 6)], event: .body(ExchangeState.drainLimit, have: 0), action: .refuse,
             after: .overflowing(11 + ExchangeState.drainLimit)),
-        Row(before: [.head(nil), .body(5, have: 6)], event: .ready(stopping: false),
+        Row(before: [.head(.none), .body(5, have: 6)], event: .ready(stopping: false),
             action: .queue(.error(413, "the request body is 11 bytes; the limit is 10")), after: .queued),
-        Row(before: [.head(nil)], event: .ready(stopping: true), action: .queue(.error(503, "the body is stopping")), after: .queued),
+        Row(before: [.head(.none)], event: .ready(stopping: true), action: .queue(.error(503, "the body is stopping")), after: .queued),
         // The handler's answer.
-        Row(before: [.head(nil)], event: .ready(stopping: false), action: .dispatch, after: .answering),
+        Row(before: [.head(.none)], event: .ready(stopping: false), action: .dispatch, after: .answering),
         Row(before: dispatched, event: .answer(.whole(ok)), action: .queue(ok), after: .queued),
         Row(before: dispatched, event: .answer(.none), action: .suspend, after: .waiting),
         Row(before: dispatched, event: .answer(.stream), action: .queueStream, after: .streaming(suspended: false)),
@@ -84,7 +91,7 @@ struct ExchangeStateTests {
         Row(before: waiting, event: .hungUp, action: .closeReplyAndResume, after: .gone),
         Row(before: streamIdle, event: .hungUp, action: .closeReplyAndResume, after: .gone),
         Row(before: streaming, event: .hungUp, action: .none, after: .streaming(suspended: false)),
-        Row(before: [.head(nil)], event: .hungUp, action: .none, after: .reading),
+        Row(before: [.head(.none)], event: .hungUp, action: .none, after: .reading),
         Row(before: waiting + [.hungUp], event: .ready(stopping: false), action: .refuse, after: .gone),
         Row(before: waiting + [.hungUp], event: .wake, action: .none, after: .gone),
         Row(before: waiting + [.hungUp], event: .completed(ok: false), action: .none, after: .finished),

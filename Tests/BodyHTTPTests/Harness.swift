@@ -178,6 +178,20 @@ final class RawClient: @unchecked Sendable {
         return data
     }
 
+    /// Everything after the answers read so far, to the connection's end, and
+    /// how it ended: 0 a clean close, else recv's errno (EAGAIN: still open at the timeout).
+    func rest() -> (bytes: [UInt8], end: Int32) {
+        var bytes = buffer
+        buffer = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return (bytes, 0) }
+            if n < 0 { return (bytes, errno) }
+            bytes += chunk[0..<n]
+        }
+    }
+
     func answer() throws(ClientError) -> Answer {
         let (status, headers) = try head()
         var body: [UInt8] = []

@@ -1,0 +1,45 @@
+/// How a request's head says its body ends (RFC 9112 section 6.3), read
+/// before libmicrohttpd reads the body. MHD 0.9.75 frames a request with both
+/// Content-Length and Transfer-Encoding by the latter, and one with two
+/// Content-Lengths by the first, and keeps the connection either way: a
+/// request hidden in the body would be served next (issue 19). Such a head is
+/// refused, and its connection closed. `package` for Fuzz/FuzzRouting.
+package enum Framing: Equatable {
+    case none
+    case length(Int)
+    case chunked
+    /// A 400 with these words, and the connection closed.
+    case refused(String)
+
+    /// `headers` as `HTTPRequest` has them: names lower-cased, repeats joined with ", ".
+    package init(headers: [String: String]) {
+        let length = headers["content-length"]
+        if let coding = headers["transfer-encoding"] {
+            if length != nil {
+                self = .refused("the request has both Content-Length and Transfer-Encoding, "
+                    + "so where its body ends is unclear (RFC 9112 section 6.3); the connection is closed")
+            } else if coding.lowercased() != "chunked" {
+                // MHD 0.9.75 reads any other coding as a body that never ends.
+                self = .refused("the request's Transfer-Encoding is \(Self.shown(coding)); "
+                    + "only chunked is spoken here; the connection is closed")
+            } else {
+                self = .chunked
+            }
+            return
+        }
+        guard let length else { self = .none; return }
+        // MHD has checked the first value is a number; more than one shows as "5, 6".
+        guard !length.isEmpty, length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            self = .refused("the request has more than one Content-Length (\(Self.shown(length))); "
+                + "the connection is closed")
+            return
+        }
+        self = .length(Int(length) ?? .max)
+    }
+
+    /// A client's value in quotes, cut to 40 printable characters: it goes into the answer and the log.
+    private static func shown(_ value: String) -> String {
+        let printable = value.unicodeScalars.prefix(40).map { (0x20..<0x7F).contains($0.value) && $0 != "\"" ? Character($0) : "?" }
+        return "\"" + String(printable) + (value.unicodeScalars.count > 40 ? "…\"" : "\"")
+    }
+}
