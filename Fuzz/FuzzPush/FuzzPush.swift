@@ -8,6 +8,7 @@ import BodyCore
 //   `t` + digits    let that many tenths of a second pass (a tick)
 //   `a` + digits    Oriel's poll of /ears with after = that number
 //   anything else   a push: the line's bytes as POST /face would get them
+//                   (taken only without a trailing comma; JSONOut's bytes of it read back the same)
 // Every step also moves the clock 0.05 s, so the body's timers run out too.
 // At most 32 steps an input.
 
@@ -25,6 +26,23 @@ func number(_ bytes: ArraySlice<UInt8>) -> Int {
     var n = 0
     for b in bytes.prefix(6) where (0x30...0x39).contains(b) { n = n * 10 + Int(b - 0x30) }
     return n
+}
+
+/// A plain reading of RFC 8259's grammar on one point: a comma, outside a
+/// string, whose next byte but spaces closes an object or array.
+func hasTrailingComma(_ bytes: ArraySlice<UInt8>) -> Bool {
+    var inString = false, escaped = false, afterComma = false
+    for c in bytes {
+        if inString {
+            if escaped { escaped = false } else if c == 0x5C { escaped = true } else if c == 0x22 { inString = false }
+            continue
+        }
+        if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
+        if afterComma && (c == 0x5D || c == 0x7D) { return true }
+        afterComma = c == 0x2C
+        if c == 0x22 { inString = true }
+    }
+    return false
 }
 
 /// The house's invariants on one body at one moment.
@@ -99,6 +117,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = body.poll(after: UInt64(number(line.dropFirst())), at: now)
         default:
             guard let json = try? JSON.parse(Array(line)) else { break }
+            // Strict on syntax (issue 19); and what JSONOut writes of a value reads back as it.
+            check(!hasTrailingComma(line), "a trailing comma was taken: \(String(decoding: line, as: UTF8.self))")
+            var out = JSONOut()
+            out.value(json)
+            check((try? JSON.parse(out.bytes)) == json, "JSONOut wrote \(String(decoding: out.bytes, as: UTF8.self))")
             do {
                 _ = try body.push(json, at: now)
                 pushed = true

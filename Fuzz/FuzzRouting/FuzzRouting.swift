@@ -6,7 +6,8 @@ import BodyHTTP
 //   name: value            (headers, one a line, until an empty line)
 // The query is split on & and = as libmicrohttpd would hand it over (the first
 // of a repeated name wins); header names are lower-cased and repeats joined.
-// Strings end at a NUL, as the C strings the server reads do.
+// Strings end at a NUL, as the C strings the server reads do. The headers'
+// framing (Content-Length, Transfer-Encoding) is checked too.
 
 let token = "s3cret-token"
 let auth = BearerAuth(token: token)
@@ -88,5 +89,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             check(headerAllows || query["token"] == token, "\(r.status) told a stranger about a route")
         }
     }
+    checkFraming(headers)
     return 0
+}
+
+/// RFC 9112 section 6.3 read plainly: a head framed two ways, or by a coding
+/// other than chunked, is refused in a few words; a length is digits only.
+func checkFraming(_ headers: [String: String]) {
+    let framing = Framing(headers: headers)
+    let length = headers["content-length"], coding = headers["transfer-encoding"]
+    switch framing {
+    case .none: check(length == nil && coding == nil, "no framing for \(headers)")
+    case .chunked: check(length == nil && coding?.lowercased() == "chunked", "chunked for \(headers)")
+    case .length(let n):
+        check(coding == nil, "a length beside Transfer-Encoding \(String(reflecting: coding))")
+        check(length.map { !$0.isEmpty && $0.allSatisfy { "0123456789".contains($0) } } == true, "length \(String(reflecting: length))")
+        check(n >= 0 && (Int(length ?? "") ?? .max) == n, "length \(n) for \(String(reflecting: length))")
+    case .refused(let words):
+        check(length != nil || coding != nil, "refused without framing headers")
+        check(words.hasSuffix("the connection is closed") && words.count <= 200, "words \(words)")
+    }
 }
