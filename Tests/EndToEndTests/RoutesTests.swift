@@ -56,6 +56,10 @@ struct RoutesTests {
         #expect(huge.status == 400)
         #expect(huge.json.string("error")
                 == "the push is not valid JSON: the number 1e999 does not fit at byte 33")
+        let comma = try await body.push(#"{"onair": {"on": false,}}"#)
+        #expect(comma.status == 400)
+        #expect(comma.json.string("error") == "the push is not valid JSON: a trailing comma before '}' at byte 22",
+                "\(comma.text)")
         let notObject = try await body.push("[1,2]")
         #expect(notObject.status == 400)
         #expect(notObject.json.string("error")?.contains("not a JSON object") == true)
