@@ -13,11 +13,12 @@ struct SimBoardTests {
         defer { board.release() }
         let fd = try #require(board.edgeDescriptors.first)
         #expect(waitReadable(fd, ms: 0) == 0)
-        board.press(.kill, at: 100)
+        let at = monotonicNow() - 1
+        board.press(.kill, at: at)
         #expect(waitReadable(fd, ms: 0) & Int16(POLLIN) != 0)
         #expect(try board.readEdges(from: fd) == [
-            ButtonEdge(button: .kill, pressed: true, at: 100),
-            ButtonEdge(button: .kill, pressed: false, at: 100 + SimBoard.pressLength),
+            ButtonEdge(button: .kill, pressed: true, at: at),
+            ButtonEdge(button: .kill, pressed: false, at: at + SimBoard.pressLength),
         ])
         #expect(waitReadable(fd, ms: 0) == 0)
         #expect(try board.readEdges(from: fd) == [])
@@ -60,9 +61,10 @@ struct SimBoardTests {
     func hold() throws {
         let board = try SimBoard()
         defer { board.release() }
-        board.set(.onair, pressed: true, at: 5)
+        let at = monotonicNow() - 1
+        board.set(.onair, pressed: true, at: at - 0.5)
         #expect(try board.isPressed(.onair))
-        board.set(.onair, pressed: false, at: 20)
+        board.set(.onair, pressed: false, at: at)
         #expect(try board.isPressed(.onair) == false)
         #expect(try board.readEdges(from: board.edgeDescriptors[0]).map(\.pressed) == [true, false])
     }

@@ -247,16 +247,16 @@ def lamp_follows_pushes(chip, body):
 def two_press(chip, body):
     body.push({"on": False})
     body.ears()
-    press(chip, "GPIO23")
+    # A press held 120 ms, then a graze: a second touch 150 ms after its
+    # release, inside the 0.4 s settle (timed by gpio-pulse: Python under TCG
+    # is too slow to put it there by sleeps), only arms.
+    trying("a press and a graze", lambda: pulse(chip, "GPIO23", "d +120000 u +150000 d +50000 u"))
     check(wait_for(lambda: body.status()["onair"]["value"] == "armed", 2), "first press: /status onair.value is armed")
     check(wait_for(lambda: chip.value("GPIO27") == 1, 1), "first press: the armed LED is lit")
-    # A graze: the second touch inside the 0.4 s settle only arms.
-    t0 = time.monotonic()
-    press(chip, "GPIO23", down=0.05)
     time.sleep(0.5)
     check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
-          f"a graze {time.monotonic() - t0:.2f} s after: still armed, nothing in /ears")
-    time.sleep(0.5)
+          "a graze 0.27 s after the first touch: still armed, nothing in /ears")
+    time.sleep(0.3)
     press(chip, "GPIO23")
     items = wait_for(body.ears, 3)
     check(len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
@@ -528,37 +528,49 @@ def noise(chip, body):
     chip.pull("GPIO23", "pull-up")
     settled(body)
 
-    # 1. Blips of 10 us to 5 ms at irregular gaps, in chunks of 20. A chunk
-    # counts when every blip really ended inside 9 ms by the writer's clock (a
-    # VM stall, the host taking the vCPU away, can hold the line down past the
-    # 10 ms window, and then it is a press for real).
-    blips = presses = noted = chunks = 0
+    # 1. Blips of 10 us to 5 ms at irregular gaps, in chunks of 20. A blip is
+    # short when it ended inside 9 ms of its edge's stamp by the writer's
+    # clock, from the down write's start (gpio-sim stamps the edge before it
+    # sets the value) to the up write's end. A VM stall (the host taking the
+    # vCPU away) can hold the line down past the 10 ms window, and then it is
+    # a press for real: a chunk with such a long blip may press once for each,
+    # a chunk of short blips never.
+    short = clean = presses = explained = noted = chunks = 0
     longest = 0.0
-    while blips < 1000 and chunks < 120:
+    while (short < 1000 or clean < 300) and chunks < 100:
         chunks += 1
         lengths = [rnd.choice([10, rnd.randint(10, 200), rnd.randint(200, 1000), rnd.randint(1000, 5000)]) for _ in range(20)]
         steps = []
         for us in lengths:
             steps += ["d", f"+{us}", "u", f"+{rnd.randint(20000, 45000)}"]
         p0, n0 = presses_logged(body), body.noise()
-        times, _ = run_pulse(chip, "GPIO23", steps)
-        held = max(times[i + 1] - times[i] for i in range(0, len(times), 2))
+        times, took = run_pulse(chip, "GPIO23", steps)
+        spans = [times[i + 1] - (times[i] - took[i]) for i in range(0, len(times), 2)]
+        long_ones = sum(1 for x in spans if x >= 0.009)
         time.sleep(0.2)
-        if held > 0.009:
-            print(f"     blips: chunk {chunks}: a blip held {held * 1000:.2f} ms (the VM stalled), not counted "
-                  f"({presses_logged(body) - p0} presses, noise +{body.noise() - n0})", flush=True)
-            settled(body)
-            continue
-        longest = max(longest, held)
-        blips += len(lengths)
-        presses += presses_logged(body) - p0
+        pressed = presses_logged(body) - p0
         noted += body.noise() - n0
+        short += len(spans) - long_ones
+        if long_ones == 0:
+            clean += len(spans)
+            presses += pressed
+            longest = max(longest, max(spans))
+        else:
+            explained += 1 if pressed <= long_ones else 0
+            check(pressed <= long_ones, f"blips: chunk {chunks}: {pressed} presses, no more than its {long_ones} blips "
+                                        f"held past the window (longest {max(spans) * 1000:.2f} ms: the VM stalled)")
+            settled(body)
     s = body.status()
-    check(blips >= 1000, f"blips: {blips} blips in clean chunks (of {chunks} chunks)")
+    check(short >= 1000 and clean >= 300, f"blips: {short} short blips, {clean} of them in chunks with no long one "
+                                          f"(of {chunks} chunks; {explained} chunks had a blip held past the window)")
     check(presses == 0 and s["onair"]["value"] == "off" and body.ears() == [],
-          f"{blips} blips of 10 us to 5 ms (longest on the line {longest * 1000:.2f} ms): no press, nothing armed, nothing asked "
-          f"({presses} presses, {s['onair']['value']})")
-    check(noted == blips, f"blips: each counted as noise in /status ({noted} of {blips})")
+          f"{clean} blips of 10 us to 5 ms in chunks with none held past the window (longest {longest * 1000:.2f} ms): "
+          f"no press, nothing armed, nothing asked ({presses} presses, {s['onair']['value']})")
+    # A blip whose second edge's interrupt (gpio-sim's irq_work) runs late in
+    # the VM opens a window of its own, which ends at rest too; a blip that
+    # came and went before a late read of the one before is in that reading.
+    blips = chunks * 20
+    check(0.9 * blips <= noted <= 2 * blips, f"blips: counted as noise in /status ({noted} for {blips} blips)")
     check(body.metric("button_noise_total", 'button="onair"') == s["buttons"]["onair"]["noise"],
           "blips: /metrics studio_body_button_noise_total says what /status says")
     check("blips on the line in the last minute" in body.log() or "a blip on the line" in body.log(),
