@@ -185,6 +185,7 @@ public struct Body: Equatable, Sendable {
         due += controls.all.map(\.nextDue)
         due += contacts.values.map { $0.nextDeadline() }
         if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
+        due.append(gate.tapEnds)
         return due.compactMap { $0 }.min()
     }
 }
