@@ -71,6 +71,8 @@ public final class Agent: @unchecked Sendable {
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
     var hello: Hello?
     var announcer: AvahiAnnouncer?
+    /// Avahi's host name (`studio.local`) while the service is established.
+    var announcedHost: String?
 
     // Timers and the stop.
     var tickTimer: EventLoop.TimerID?
