@@ -153,3 +153,28 @@ int cv4l2_close(int fd) {
     // No retry on EINTR: Linux has released the fd either way.
     return close(fd) < 0 ? -errno : 0;
 }
+
+int cv4l2_open_output(const char *path) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+int cv4l2_s_fmt_output(int fd, uint32_t pixelformat, uint32_t width, uint32_t height, uint32_t sizeimage,
+                       cv4l2_format *out) {
+    struct v4l2_format fmt;
+    memset(&fmt, 0, sizeof fmt);
+    fmt.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+    fmt.fmt.pix.width = width;
+    fmt.fmt.pix.height = height;
+    fmt.fmt.pix.pixelformat = pixelformat;
+    fmt.fmt.pix.field = V4L2_FIELD_NONE;
+    fmt.fmt.pix.sizeimage = sizeimage;
+    int rc = cv4l2_xioctl(fd, VIDIOC_S_FMT, &fmt);
+    if (rc < 0) return rc;
+    out->width = fmt.fmt.pix.width;
+    out->height = fmt.fmt.pix.height;
+    out->pixelformat = fmt.fmt.pix.pixelformat;
+    out->bytesperline = fmt.fmt.pix.bytesperline;
+    out->sizeimage = fmt.fmt.pix.sizeimage;
+    return 0;
+}
