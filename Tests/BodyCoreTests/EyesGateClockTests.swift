@@ -20,11 +20,16 @@ struct EyesGateClockTests {
         HouseEyes(open: true, until: Moment(mono).wall, why: "Dad's tap on the studio body")
     }
 
+    /// Closed at 100, then `eyes` pushed at 101, on `clock`.
+    mutating func open(_ eyes: HouseEyes, on clock: (Double) -> Moment) {
+        gate.adopt(closed, at: clock(100))
+        gate.adopt(eyes, at: clock(101))
+    }
+
     @Test("unsynchronised: the preview stops five minutes after the push that opened it, whatever until says")
     mutating func fiveMinutes() {
         let eyes = tapped(until: 400)
-        gate.adopt(closed, at: lagging(100))
-        gate.adopt(eyes, at: lagging(101))
+        open(eyes, on: lagging)
         #expect(gate.verdict.runs)
         #expect(gate.tapEnds == 401)
         #expect(House.tapFor == 300)
@@ -46,8 +51,7 @@ struct EyesGateClockTests {
     @Test("unsynchronised, with no until at all: still five minutes")
     mutating func noUntil() {
         let eyes = HouseEyes(open: true, why: "Dad's tap on the studio body")
-        gate.adopt(closed, at: lagging(100))
-        gate.adopt(eyes, at: lagging(101))
+        open(eyes, on: lagging)
         gate.tick(eyes, at: lagging(400))
         #expect(gate.verdict.runs)
         gate.tick(eyes, at: lagging(401))
@@ -57,8 +61,7 @@ struct EyesGateClockTests {
     @Test("unsynchronised: an until sooner than five minutes still stops it first")
     mutating func untilFirst() {
         let eyes = HouseEyes(open: true, until: Moment(101).wall - Self.lag + 60, why: "Dad's tap on the studio body")
-        gate.adopt(closed, at: lagging(100))
-        gate.adopt(eyes, at: lagging(101))
+        open(eyes, on: lagging)
         gate.tick(eyes, at: lagging(161))
         #expect(gate.verdict == .stop(why: "until passed"))
     }
@@ -66,8 +69,7 @@ struct EyesGateClockTests {
     @Test("synchronised: until alone decides, even past five minutes")
     mutating func synchronisedUntil() {
         let eyes = tapped(until: 700)
-        gate.adopt(closed, at: Moment(100))
-        gate.adopt(eyes, at: Moment(101))
+        open(eyes, on: Moment.init)
         gate.tick(eyes, at: Moment(401))
         #expect(gate.verdict.runs)
         gate.tick(eyes, at: Moment(700))
@@ -77,8 +79,7 @@ struct EyesGateClockTests {
     @Test("the clock unsynchronised after the opening (set by hand): the five minutes still count from the push")
     mutating func unsynchronisedLater() {
         let eyes = tapped(until: 9000)
-        gate.adopt(closed, at: Moment(100))
-        gate.adopt(eyes, at: Moment(101))
+        open(eyes, on: Moment.init)
         gate.tick(eyes, at: Moment(300))
         #expect(gate.verdict.runs)
         gate.tick(eyes, at: lagging(401))
