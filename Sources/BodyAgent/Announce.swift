@@ -24,11 +24,13 @@ extension Agent {
     }
 
     /// The service is established under Avahi's host name `name` (nil: no longer):
-    /// the URL the hello carries follows it, and Oriel hears the new one.
+    /// the URL the hello carries follows it, and Oriel hears a new name at once.
+    /// A withdrawal says nothing to Oriel: the name it has may well come back.
     func announced(host name: String?) {
         guard !stopping, name != announcedHost else { return }
         announcedHost = name
-        if let name { log("announce: the hello tells Oriel \(advertisedURL) (Avahi's host name \(name))") }
+        guard let name else { return }
+        log("announce: the hello tells Oriel \(advertisedURL) (Avahi's host name \(name))")
         hello?.urlChanged()
     }
 

@@ -12,6 +12,7 @@ enum CameraFeed {
         var stream = MJPEGStream()
         var writer: LoopbackWriter?
         var frames = 0
+        var saidTooLarge = false
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         let input = FileDescriptor(rawValue: 0)
         while true {
@@ -31,7 +32,11 @@ enum CameraFeed {
                         say("camera-feed: MJPEG \(size.width)x\(size.height) into \(device)")
                     }
                     guard let writer else { continue }
-                    if frame.count > writer.frameLimit { continue }  // larger than the node's buffer
+                    if frame.count > writer.frameLimit {
+                        if !saidTooLarge { say("camera-feed: a frame of \(frame.count) bytes is larger than \(device)'s buffer (\(writer.frameLimit)); such frames are dropped") }
+                        saidTooLarge = true
+                        continue
+                    }
                     try writer.write(frame)
                     frames += 1
                 } catch {
