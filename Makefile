@@ -39,7 +39,7 @@ EDIT = sed -e 's|/usr/local/bin/studio-body|$(BINDIR)/studio-body|g' \
            -e 's|^Group=studio-body|Group=$(SERVICE_USER)|'
 
 BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring.svg
-UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service
+UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service systemd/studio-body-picamera.service
 RULES       = udev/70-studio-body.rules
 
 .PHONY: all build install install-files install-config install-token install-system uninstall deb
@@ -112,10 +112,11 @@ endif
 
 uninstall:
 ifeq ($(DESTDIR),)
-	@if [ -d /run/systemd/system ]; then systemctl disable --now studio-body.service || true; fi
+	@if [ -d /run/systemd/system ]; then systemctl disable --now studio-body.service studio-body-picamera.service || true; fi
 endif
 	rm -f $(DESTDIR)$(BINDIR)/studio-body
-	rm -f $(DESTDIR)$(UNITDIR)/studio-body.service $(DESTDIR)$(UNITDIR)/studio-body-gnss@.service
+	rm -f $(DESTDIR)$(UNITDIR)/studio-body.service $(DESTDIR)$(UNITDIR)/studio-body-gnss@.service \
+		$(DESTDIR)$(UNITDIR)/studio-body-picamera.service
 	rm -f $(DESTDIR)$(UDEVDIR)/70-studio-body.rules
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/board/,$(notdir $(BOARD_FILES)))
 	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(DOCDIR)/README.md

@@ -71,6 +71,8 @@ public final class Agent: @unchecked Sendable {
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
     var hello: Hello?
     var announcer: AvahiAnnouncer?
+    /// Avahi's host name (`studio.local`) while the service is established.
+    var announcedHost: String?
 
     // Timers and the stop.
     var tickTimer: EventLoop.TimerID?
@@ -98,7 +100,10 @@ public final class Agent: @unchecked Sendable {
                                  height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { logger($0) })
     }
 
-    static func moment() -> Moment { Moment(mono: EventLoop.monotonic(), wall: EventLoop.wall()) }
+    static func moment() -> Moment {
+        let mono = EventLoop.monotonic()
+        return Moment(mono: mono, wall: EventLoop.wall(), synchronised: WallClock.synchronised(at: mono))
+    }
 
     var isSim: Bool { setup.board.simulated }
 
@@ -138,6 +143,7 @@ public final class Agent: @unchecked Sendable {
             throw AgentError("\(error)")
         }
         log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
+        log(WallClock.words())
         if let url = setup.config.orielURL { hello = Hello(agent: self, oriel: url) }
         startAnnouncing()
         perform(body.started())
@@ -270,7 +276,8 @@ public final class Agent: @unchecked Sendable {
         }
         return body.status(at: now, StatusExtras(
             lines: lines, held: held,
-            location: .init(allowed: location.allowed, watching: location.watching),
+            location: .init(allowed: location.allowed, watching: location.watching,
+                            clockSynchronised: now.synchronised, clockBehindReceiver: location.clockBehind),
             previewRunning: preview.running, previewWords: preview.words,
             board: .init(kind: setup.board.file, ok: board != nil, problem: boardProblem)))
     }

@@ -1,4 +1,5 @@
 import BodyAnnounce
+public import BodyConfig
 import BodyCore
 
 extension Agent {
@@ -15,16 +16,51 @@ extension Agent {
         let records = Announcement.records(name: setup.config.name, version: setup.version,
                                            protocols: HelloDocument.protocols, boot: boot)
         let loop = self.loop, log = self.log
-        let announcer = AvahiAnnouncer(service: .init(name: setup.config.name, port: port, records: records)) { words, level in
-            loop.post { log(words, level == .warning ? .warning : .info) }
-        }
+        let announcer = AvahiAnnouncer(service: .init(name: setup.config.name, port: port, records: records),
+                                       say: { words, level in loop.post { log(words, level == .warning ? .warning : .info) } },
+                                       host: { [unowned self] name in loop.post { self.announced(host: name) } })
         if let problem = announcer.start() { log(problem, .warning) }
         self.announcer = announcer
+    }
+
+    /// The service is established under Avahi's host name `name` (nil: no longer):
+    /// the URL the hello carries follows it, and Oriel hears a new name at once.
+    /// A withdrawal says nothing to Oriel: the name it has may well come back.
+    func announced(host name: String?) {
+        guard !stopping, name != announcedHost else { return }
+        announcedHost = name
+        guard let name else { return }
+        log("announce: the hello tells Oriel \(advertisedURL) (Avahi's host name \(name))")
+        hello?.urlChanged()
     }
 
     /// Withdraws the service before the process ends.
     func stopAnnouncing() {
         for said in announcer?.stop() ?? [] { log(said.words, said.level == .warning ? .warning : .info) }
         announcer = nil
+    }
+}
+
+/// What `studio-body check` says of the URL the hello carries, asking
+/// avahi-daemon for its host name as the body would.
+public enum HelloURL {
+    public static func described(_ config: BodyConfig) -> String {
+        let everywhere = config.listenHost == "0.0.0.0" || config.listenHost == "::"
+        var asked: Result<String, AnnounceError>?
+        if config.advertisedURL == nil, config.announce, everywhere { asked = AvahiAnnouncer.hostName() }
+        let chosen = BodyURL.choose(configured: config.advertisedURL, announcedHost: try? asked?.get(),
+                                    listenHost: config.listenHost, hostName: Agent.hostName(), port: config.listenPort)
+        let why = switch chosen.source {
+        case .configured: "[body] url"
+        case .announced: "Avahi's host name, while the body is announced over mDNS"
+        case .listenAddress: "the listen address"
+        case .hostName:
+            if case .failure(let e)? = asked {
+                "the host name: avahi-daemon cannot be asked for its own (\(e)); Oriel must resolve it, or set [body] url"
+            } else {
+                "the host name (announce = no); Oriel must resolve it, or set [body] url"
+            }
+        }
+        return "\(chosen.url) (\(why))"
     }
 }

@@ -14,6 +14,8 @@ final class Hello: @unchecked Sendable {
     var backoff = HelloBackoff()
     var retry: EventLoop.TimerID?
     var inFlight = false
+    /// The URL the last answered hello carried.
+    var answeredURL: String?
 
     init(agent: Agent, oriel: String) {
         self.agent = agent
@@ -35,23 +37,34 @@ final class Hello: @unchecked Sendable {
         send()
     }
 
+    /// The URL the body is reached at changed (it was announced under Avahi's
+    /// host name): Oriel learns it by another hello, unless one is under way
+    /// (a retry carries the new URL; a hello in flight is followed by one).
+    func urlChanged() {
+        guard !inFlight, retry == nil, let answeredURL, answeredURL != agent.advertisedURL else { return }
+        send()
+    }
+
     private func send() {
         inFlight = true
-        let document = HelloBody(name: agent.setup.config.name, url: agent.advertisedURL, version: agent.setup.version,
+        let url = agent.advertisedURL
+        let document = HelloBody(name: agent.setup.config.name, url: url, version: agent.setup.version,
                                  protocol: HelloDocument.protocols, boot: agent.boot)
         sender.send(url: HelloSender.url(oriel: oriel), token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
-            agent.loop.post { [self] in done(result) }
+            agent.loop.post { [self] in done(result, carried: url) }
         }
     }
 
-    private func done(_ result: Result<HubResponse, HubError>) {
+    private func done(_ result: Result<HubResponse, HubError>, carried url: String) {
         inFlight = false
         guard !agent.stopping else { return }
         switch result {
         case .success(let response):
             agent.metrics.hello(.answered)
             backoff.succeeded()
+            answeredURL = url
             if backoff.changes(to: "ok") { agent.log("hello: Oriel at \(HelloSender.url(oriel: oriel)) answered \(response.status)") }
+            if url != agent.advertisedURL { send() }
         case .failure(let error):
             agent.metrics.hello(.failed)
             let delay = backoff.failed(jitter: Double.random(in: 0..<1))
@@ -76,17 +89,17 @@ struct HelloBody: Encodable {
 }
 
 extension Agent {
-    /// The URL Oriel should call this body at: `[body] url`, else built from
-    /// the listen address (the host name when listening on every address).
+    /// The URL Oriel should call this body at (`BodyURL.choose`): `[body] url`,
+    /// else Avahi's host name while announced, else the listen address or host name.
     var advertisedURL: String {
-        if let url = setup.config.advertisedURL { return url }
-        var host = setup.config.listenHost
-        if host == "0.0.0.0" || host == "::" {
-            var name = [CChar](repeating: 0, count: 256)
-            host = gethostname(&name, name.count) == 0 ? String(cString: name) : "localhost"
-        } else {
-            host = HostText.bracketed(host)
-        }
-        return "http://\(host):\(port)"
+        BodyURL.choose(configured: setup.config.advertisedURL, announcedHost: announcedHost,
+                       listenHost: setup.config.listenHost, hostName: Self.hostName(), port: port).url
+    }
+
+    /// The kernel's host name (`gethostname`), nil when it cannot be read.
+    static func hostName() -> String? {
+        var name = [CChar](repeating: 0, count: 256)
+        guard gethostname(&name, name.count) == 0 else { return nil }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

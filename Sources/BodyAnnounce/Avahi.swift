@@ -26,9 +26,13 @@ public final class AvahiAnnouncer: @unchecked Sendable {
     }
 
     public typealias Say = @Sendable (String, LogLevel) -> Void
+    /// Avahi's host name (`studio.local`) while the service is established, nil otherwise.
+    public typealias Host = @Sendable (String?) -> Void
 
     private let service: Service
     private let say: Say
+    private let host: Host
+    private var hostSaid: String?
     // Owned by Avahi's thread, or whoever holds the poll's lock.
     private var rules: Announcement
     private var poll: OpaquePointer?
@@ -38,9 +42,10 @@ public final class AvahiAnnouncer: @unchecked Sendable {
     /// The timer (a retry, or a reconnect) makes a new client when it fires.
     private var stopped = false
 
-    public init(service: Service, say: @escaping Say) {
+    public init(service: Service, say: @escaping Say, host: @escaping Host = { _ in }) {
         self.service = service
         self.say = say
+        self.host = host
         rules = Announcement(name: service.name, port: service.port)
     }
 
@@ -137,6 +142,7 @@ public final class AvahiAnnouncer: @unchecked Sendable {
 
     private func heard(client c: OpaquePointer?, _ state: AvahiClientState) {
         if client == nil { client = c }
+        if state != AVAHI_CLIENT_S_RUNNING { announced(nil) }
         switch state {
         case AVAHI_CLIENT_S_RUNNING:
             perform(rules.running())
@@ -153,6 +159,8 @@ public final class AvahiAnnouncer: @unchecked Sendable {
     }
 
     private func heard(group g: OpaquePointer?, _ state: AvahiEntryGroupState) {
+        // The host name the service points at: avahi-daemon may have renamed the host (a collision).
+        announced(state == AVAHI_ENTRY_GROUP_ESTABLISHED ? client.flatMap { avahi_client_get_host_name_fqdn($0) }.map { String(cString: $0) } : nil)
         switch state {
         case AVAHI_ENTRY_GROUP_ESTABLISHED:
             perform(rules.established())
@@ -164,6 +172,12 @@ public final class AvahiAnnouncer: @unchecked Sendable {
         default:
             break
         }
+    }
+
+    private func announced(_ name: String?) {
+        guard name != hostSaid else { return }
+        hostSaid = name
+        host(name)
     }
 
     private func perform(_ actions: [Announcement.Action]) {
@@ -238,6 +252,29 @@ public final class AvahiAnnouncer: @unchecked Sendable {
     }
 
     private func words(_ code: Int32) -> String { String(cString: avahi_strerror(code)) }
+
+    /// Avahi's host name as avahi-daemon says it now (`studio.local`), for
+    /// `studio-body check`; the words of why not. Waits on avahi-daemon's
+    /// answer over D-Bus, so never from the body's loop.
+    public static func hostName() -> Result<String, AnnounceError> {
+        guard let poll = avahi_simple_poll_new() else { return .failure(AnnounceError("out of memory")) }
+        defer { avahi_simple_poll_free(poll) }
+        var error: Int32 = 0
+        guard let client = avahi_client_new(avahi_simple_poll_get(poll), AvahiClientFlags(rawValue: 0), nil, nil, &error) else {
+            return .failure(AnnounceError(String(cString: avahi_strerror(error))))
+        }
+        defer { avahi_client_free(client) }
+        guard let name = avahi_client_get_host_name_fqdn(client) else {
+            return .failure(AnnounceError(String(cString: avahi_strerror(avahi_client_errno(client)))))
+        }
+        return .success(String(cString: name))
+    }
+}
+
+/// Why avahi-daemon could not be asked, in its words.
+public struct AnnounceError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ words: String) { description = words }
 }
 
 /// The strings as a C array of `const char *` for the duration of `body`.

@@ -191,6 +191,7 @@ public struct Body: Equatable, Sendable {
         due += contacts.values.map { $0.nextDeadline() }
         due += noise.values.map(\.nextDue)
         if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
+        due.append(gate.tapEnds)
         return due.compactMap { $0 }.min()
     }
 }

@@ -2,6 +2,10 @@
 /// says the gate is open, for a reason that names the tap, and the body either
 /// just saw it open or has just asked. It stops when the push says closed, when
 /// `until` passes (even if Oriel is silent), or when the device goes away.
+/// While the wall clock is not synchronised it lags (a Pi without network
+/// time), so `until` (Oriel's wall clock) comes late on it: then the camera
+/// also stops at the house's five minutes after the push that opened it, on
+/// the monotonic clock.
 public struct EyesGate: Equatable, Sendable {
     /// The house's ruling read from rule 7: the camera button's ask counts as
     /// "just asked" for as long as any request waits for the world, 15 s.
@@ -23,6 +27,8 @@ public struct EyesGate: Equatable, Sendable {
     public private(set) var lastOpen: Bool?
     /// Set when the body saw the gate open (closed before, open now) or asked just before it opened.
     public private(set) var opened: Bool = false
+    /// When the push that opened it came (monotonic).
+    public private(set) var openedAt: Double?
     public private(set) var askedAt: Double?
     public private(set) var verdict: Verdict = .stop(why: "the eyes gate is closed")
     /// Set when the device went away; cleared by the next opening.
@@ -41,6 +47,7 @@ public struct EyesGate: Equatable, Sendable {
         if eyes.open {
             if lastOpen == false || justAsked, !opened {
                 opened = true
+                openedAt = now.mono
                 deviceGone = nil
             }
         } else {
@@ -73,6 +80,11 @@ public struct EyesGate: Equatable, Sendable {
             verdict = .stop(why: "until passed")
             return
         }
+        if !now.synchronised, opened, let at = openedAt, now.mono >= at + House.tapFor {
+            opened = false
+            verdict = .stop(why: Self.tapOver)
+            return
+        }
         guard Self.namesTap(eyes.why) else {
             verdict = .stop(why: "the gate is open, but not for a tap (\(eyes.why ?? "no reason given"))")
             return
@@ -97,4 +109,12 @@ public struct EyesGate: Equatable, Sendable {
     public func untilDue(_ eyes: HouseEyes) -> Double? {
         verdict.runs ? eyes.until : nil
     }
+
+    /// When a running preview's five minutes end (monotonic); asked whatever
+    /// the clock says now, since setting the clock by hand unsynchronises it.
+    public var tapEnds: Double? {
+        verdict.runs ? openedAt.map { $0 + House.tapFor } : nil
+    }
+
+    public static let tapOver = "five minutes since the push that opened it, and this computer's clock is not synchronised (until cannot be trusted)"
 }

@@ -17,6 +17,8 @@ public enum House {
     public static let fixFreshFor: Double = 30
     /// The house's ruling: a `GET /where` waits at most 15 s for a fresh fix.
     public static let whereWait: Double = 15
+    /// The house's ruling (Oriel's TAP_MINUTES): a tap opens the eyes for five minutes.
+    public static let tapFor: Double = 5 * 60
 }
 
 /// How much of each pushed word the body keeps (DESIGN 4).
@@ -30,14 +32,17 @@ public enum Cut {
 
 /// A point in time on both clocks: `mono` (CLOCK_MONOTONIC seconds) decides,
 /// `wall` (epoch seconds) is what the status document shows and what Oriel's
-/// `until` is compared with.
+/// `until` is compared with. `synchronised` is whether the kernel vouches for
+/// the wall clock (network time reached it): a Pi's lags until then.
 public struct Moment: Equatable, Sendable {
     public var mono: Double
     public var wall: Double
+    public var synchronised: Bool
 
-    public init(mono: Double, wall: Double) {
+    public init(mono: Double, wall: Double, synchronised: Bool = true) {
         self.mono = mono
         self.wall = wall
+        self.synchronised = synchronised
     }
 
     /// A moment for tests and traces: the wall clock a fixed distance ahead.
@@ -46,6 +51,6 @@ public struct Moment: Equatable, Sendable {
     }
 
     public func after(_ seconds: Double) -> Moment {
-        Moment(mono: mono + seconds, wall: wall + seconds)
+        Moment(mono: mono + seconds, wall: wall + seconds, synchronised: synchronised)
     }
 }

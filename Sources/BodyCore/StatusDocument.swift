@@ -70,10 +70,17 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
     public struct Where: Encodable, Equatable, Sendable {
         public var allowed: Bool
         public var watching: Bool
+        /// Whether the kernel vouches for this computer's wall clock (network time reached it).
+        public var clock_synchronised: Bool
+        /// While it does not: how many seconds this clock was behind the receiver's at the
+        /// last fix that counted for that (FixRule.judge); null when synchronised or not seen.
+        @Null public var clock_behind_receiver: Double?
 
-        public init(allowed: Bool, watching: Bool) {
+        public init(allowed: Bool, watching: Bool, clockSynchronised: Bool = true, clockBehindReceiver: Double? = nil) {
             self.allowed = allowed
             self.watching = watching
+            clock_synchronised = clockSynchronised
+            clock_behind_receiver = clockSynchronised ? nil : clockBehindReceiver
         }
     }
 
@@ -238,6 +245,8 @@ extension StatusDocument.Where: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in
             o.field("allowed"); o.bool(allowed)
+            o.field("clock_behind_receiver"); o.number(clock_behind_receiver)
+            o.field("clock_synchronised"); o.bool(clock_synchronised)
             o.field("watching"); o.bool(watching)
         }
     }

@@ -9,19 +9,37 @@ public enum FixRule {
     public enum Verdict: Equatable, Sendable {
         /// Mode 2D or 3D, a position, a fix time within `freshFor` of its arrival.
         case fresh
+        /// Fresh although its time is more than `freshFor` ahead of the wall clock:
+        /// the wall clock is not synchronised, so it lags, by `ahead` seconds.
+        case freshAheadOfClock(ahead: Double)
         /// A position whose fix time is too far from the wall clock at arrival.
         case stale
         /// No fix, no position or no fix time: nothing to answer with.
         case noFix
+
+        public var isFresh: Bool {
+            switch self {
+            case .fresh, .freshAheadOfClock: true
+            case .stale, .noFix: false
+            }
+        }
     }
 
-    /// Judges a TPV that arrived at `wall` (epoch seconds, read when it arrived).
-    /// A fix time too far in the future is as wrong as one too old: one of the clocks is off.
-    public static func judge(_ fix: GpsFix, arrivedAt wall: Double) -> Verdict {
+    /// Judges a TPV that arrived on the live stream of a watch at `wall`
+    /// (epoch seconds, read when it arrived). A fix time more than `freshFor`
+    /// behind the clock is stale whatever the clock; one as far ahead is stale
+    /// too while the kernel vouches for the clock (one of them is wrong), but
+    /// fresh while it does not: a clock without network time (a Pi has no
+    /// battery-backed one) only lags, and the receiver's is the better one.
+    /// Only a live fix may say so: gpsd sends a watch each fix as the receiver
+    /// reports it (its cached fixes come only in a POLL, which the body never asks for).
+    public static func judge(_ fix: GpsFix, arrivedAt wall: Double, synchronised: Bool = true) -> Verdict {
         guard fix.mode >= 2, fix.latitude != nil, fix.longitude != nil, let time = fix.time else {
             return .noFix
         }
-        return abs(wall - time) <= freshFor ? .fresh : .stale
+        let ahead = time - wall
+        if abs(ahead) <= freshFor { return .fresh }
+        return ahead > 0 && !synchronised ? .freshAheadOfClock(ahead: ahead) : .stale
     }
 
     /// How whole a fresh fix is: an error estimate counts most, then a 3D altitude. A `complete` one answers at once.

@@ -3,7 +3,8 @@
 /// the caller reads the clocks, feeds reports in and arms one timer at `nextWake`.
 ///
 /// `now` is monotonic seconds (deadlines); `wall` is epoch seconds read when a
-/// report arrived (freshness is judged against the wall clock, as fix times are).
+/// report arrived (freshness is judged against the wall clock, as fix times are),
+/// and `synchronised` whether the kernel vouched for it then (`FixRule.judge`).
 public struct WhereWatch: Sendable {
     /// One waiting request.
     public struct Ticket: Hashable, Sendable, Comparable {
@@ -34,6 +35,9 @@ public struct WhereWatch: Sendable {
     /// True once gpsd has listed its receivers (it does right after the watch starts).
     private var receiversListed = false
     private var lastHeard: Double?
+    /// How far the receiver's clock was ahead of the wall clock (negative: behind)
+    /// at the last fresh fix of this watch.
+    public private(set) var receiverAhead: Double?
 
     public init() {}
 
@@ -60,7 +64,8 @@ public struct WhereWatch: Sendable {
     }
 
     /// One report from gpsd; answers every request it settles.
-    public mutating func take(_ report: GpsReport, arrivedAt wall: Double, at now: Double) -> [Outcome] {
+    public mutating func take(_ report: GpsReport, arrivedAt wall: Double, synchronised: Bool = true,
+                              at now: Double) -> [Outcome] {
         // Garbage is not gpsd answering; a deadline after any says so, before the other causes.
         if case .garbage = report {
             for t in waiting.keys { waiting[t]?.sawGarbage = true }
@@ -90,18 +95,19 @@ public struct WhereWatch: Sendable {
             if !fix.device.isEmpty, receivers[fix.device] == nil {
                 receivers[fix.device] = GpsDevice(path: fix.device)
             }
-            return settle(fix, arrivedAt: wall, at: now)
+            return settle(fix, arrivedAt: wall, synchronised: synchronised, at: now)
         }
     }
 
-    private mutating func settle(_ fix: GpsFix, arrivedAt wall: Double, at now: Double) -> [Outcome] {
-        switch FixRule.judge(fix, arrivedAt: wall) {
+    private mutating func settle(_ fix: GpsFix, arrivedAt wall: Double, synchronised: Bool, at now: Double) -> [Outcome] {
+        switch FixRule.judge(fix, arrivedAt: wall, synchronised: synchronised) {
         case .noFix:
             return []
         case .stale:
             for t in waiting.keys { waiting[t]?.sawStale = true }
             return []
-        case .fresh:
+        case .fresh, .freshAheadOfClock:
+            if let time = fix.time { receiverAhead = time - wall }
             let receiver = receivers[fix.device]
             guard let place = WherePlace(fix: fix, receiver: receiver) else { return [] }
             let rank = FixRule.rank(fix)

@@ -11,6 +11,17 @@ public enum SystemClock {
     /// Seconds since the epoch (CLOCK_REALTIME), for the times people read.
     public static func wall() -> Double { seconds(CLOCK_REALTIME) }
 
+    /// Whether the kernel says the wall clock is synchronised (to network time,
+    /// or by anyone who set its status). A Raspberry Pi has no battery-backed
+    /// clock, so until NTP answers its wall clock lags, often by hours. Asking
+    /// changes nothing and needs no privilege. The C function is `adjtimex`
+    /// (modes 0); it says TIME_ERROR, or STA_UNSYNC in the status, while unsynchronised.
+    public static func wallSynchronised() -> Result<Bool, Errno> {
+        var status: Int32 = 0
+        return valueOrErrno { system_adjtimex_read(&status) }
+            .map { state in state != system_TIME_ERROR && status & system_STA_UNSYNC == 0 }
+    }
+
     /// CPU seconds this process has used (CLOCK_PROCESS_CPUTIME_ID), for benchmarks.
     public static func processCPU() -> Double { seconds(CLOCK_PROCESS_CPUTIME_ID) }
 

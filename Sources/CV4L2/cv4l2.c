@@ -47,14 +47,17 @@ int cv4l2_enum_fmt(int fd, uint32_t index, uint32_t *pixelformat) {
     return 0;
 }
 
-int cv4l2_s_fmt(int fd, uint32_t pixelformat, uint32_t width, uint32_t height, cv4l2_format *out) {
+/// VIDIOC_S_FMT for one side (capture or output), single-planar and progressive.
+static int s_fmt(int fd, enum v4l2_buf_type type, uint32_t pixelformat, uint32_t width, uint32_t height,
+                 uint32_t sizeimage, cv4l2_format *out) {
     struct v4l2_format fmt;
     memset(&fmt, 0, sizeof fmt);
-    fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    fmt.type = type;
     fmt.fmt.pix.width = width;
     fmt.fmt.pix.height = height;
     fmt.fmt.pix.pixelformat = pixelformat;
     fmt.fmt.pix.field = V4L2_FIELD_NONE;
+    fmt.fmt.pix.sizeimage = sizeimage;
     int rc = cv4l2_xioctl(fd, VIDIOC_S_FMT, &fmt);
     if (rc < 0) return rc;
     out->width = fmt.fmt.pix.width;
@@ -63,6 +66,10 @@ int cv4l2_s_fmt(int fd, uint32_t pixelformat, uint32_t width, uint32_t height, c
     out->bytesperline = fmt.fmt.pix.bytesperline;
     out->sizeimage = fmt.fmt.pix.sizeimage;
     return 0;
+}
+
+int cv4l2_s_fmt(int fd, uint32_t pixelformat, uint32_t width, uint32_t height, cv4l2_format *out) {
+    return s_fmt(fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, pixelformat, width, height, 0, out);
 }
 
 int cv4l2_s_parm_fps(int fd, uint32_t fps, uint32_t *numerator, uint32_t *denominator) {
@@ -152,4 +159,14 @@ int cv4l2_streamoff(int fd) {
 int cv4l2_close(int fd) {
     // No retry on EINTR: Linux has released the fd either way.
     return close(fd) < 0 ? -errno : 0;
+}
+
+int cv4l2_open_output(const char *path) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+int cv4l2_s_fmt_output(int fd, uint32_t pixelformat, uint32_t width, uint32_t height, uint32_t sizeimage,
+                       cv4l2_format *out) {
+    return s_fmt(fd, V4L2_BUF_TYPE_VIDEO_OUTPUT, pixelformat, width, height, sizeimage, out);
 }

@@ -19,6 +19,7 @@ enum Check {
             ok = false
         }
         say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(WrittenDuration.written(c.silence))")
+        say("  url: \(HelloURL.described(c))")
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
         say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
         guard !setup.board.simulated else {

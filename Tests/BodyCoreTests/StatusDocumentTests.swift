@@ -28,7 +28,8 @@ struct StatusDocumentTests {
         #expect(doc["lines"] == .object(["lamp": .bool(false), "armed-led": .bool(false), "eye-led": .bool(false)]))
         #expect(doc["buttons"]?["onair"]?["held"] == .bool(false))
         #expect(doc["buttons"]?["onair"]?["stuck"] == .bool(false))
-        #expect(doc["where"] == .object(["allowed": .bool(false), "watching": .bool(false)]))
+        #expect(doc["where"] == .object(["allowed": .bool(false), "watching": .bool(false),
+                                          "clock_synchronised": .bool(true), "clock_behind_receiver": .null]))
         #expect(doc["oriel"] == .object(["last_push": .null, "last_poll": .null, "silent": .bool(true)]))
         #expect(doc["board"] == .object(["kind": .string("sim"), "ok": .bool(true), "problem": .null]))
     }
@@ -122,7 +123,14 @@ struct StatusDocumentTests {
             "onair": .object(["held": .bool(true), "stuck": .bool(false), "noise": .number(0)]),
             "kill": .object(["held": .bool(false), "stuck": .bool(true), "noise": .number(0)]),
         ]))
-        #expect(doc["where"] == .object(["allowed": .bool(true), "watching": .bool(true)]))
+        #expect(doc["where"] == .object(["allowed": .bool(true), "watching": .bool(true),
+                                          "clock_synchronised": .bool(true), "clock_behind_receiver": .null]))
+        extras.location = .init(allowed: true, watching: false, clockSynchronised: false, clockBehindReceiver: 7200.4)
+        #expect(try statusJSON(body, at: 101, extras)["where"] == .object(["allowed": .bool(true), "watching": .bool(false),
+                                          "clock_synchronised": .bool(false), "clock_behind_receiver": .number(7200.4)]))
+        extras.location = .init(allowed: true, watching: false, clockSynchronised: true, clockBehindReceiver: 7200.4)
+        #expect(try statusJSON(body, at: 101, extras)["where"]?["clock_behind_receiver"] == .null,
+                "a synchronised clock has no lag to say")
         #expect(doc["board"]?["problem"] == .string("gpio: gpiochip0 went away"))
         _ = body.tap(.kill, at: 102, id: "k1")
         let asking = try statusJSON(body, at: 102, extras)["eyes"]

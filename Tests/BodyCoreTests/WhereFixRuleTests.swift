@@ -45,3 +45,46 @@ struct WhereFixRuleTests {
         #expect(FixRule.deadline == 15)
     }
 }
+
+/// A Pi has no battery-backed clock: until network time arrives its wall clock
+/// lags, and the receiver's is the better one (issue 23).
+@Suite("a fix against a wall clock the kernel does not vouch for")
+struct WhereFixRuleClockTests {
+    static let wall = 1_764_500_000.0
+
+    func fix(time: Double) -> GpsFix {
+        GpsFix(mode: 3, time: time, latitude: 52.5, longitude: 13.4, eph: 5, device: "/dev/ttyACM0")
+    }
+
+    @Test("ahead of an unsynchronised clock by any amount: fresh, and how far is said", arguments: [31.0, 7200, 34_560_000] as [Double])
+    func aheadUnsynchronised(ahead: Double) {
+        let v = FixRule.judge(fix(time: Self.wall + ahead), arrivedAt: Self.wall, synchronised: false)
+        #expect(v == .freshAheadOfClock(ahead: ahead))
+        #expect(v.isFresh)
+    }
+
+    @Test("ahead of a synchronised clock by more than 30 s: stale")
+    func aheadSynchronised() {
+        #expect(FixRule.judge(fix(time: Self.wall + 7200), arrivedAt: Self.wall, synchronised: true) == .stale)
+        #expect(FixRule.judge(fix(time: Self.wall + 31), arrivedAt: Self.wall) == .stale)
+    }
+
+    @Test("behind by more than 30 s: stale, synchronised or not", arguments: [false, true])
+    func behind(synchronised: Bool) {
+        #expect(FixRule.judge(fix(time: Self.wall - 30.5), arrivedAt: Self.wall, synchronised: synchronised) == .stale)
+        #expect(FixRule.judge(fix(time: Self.wall - 7200), arrivedAt: Self.wall, synchronised: synchronised) == .stale)
+        #expect(FixRule.judge(fix(time: Self.wall - 30), arrivedAt: Self.wall, synchronised: synchronised) == .fresh)
+    }
+
+    @Test("within 30 s an unsynchronised clock changes nothing")
+    func within() {
+        #expect(FixRule.judge(fix(time: Self.wall + 30), arrivedAt: Self.wall, synchronised: false) == .fresh)
+        #expect(!FixRule.Verdict.stale.isFresh && !FixRule.Verdict.noFix.isFresh)
+    }
+
+    @Test("no fix stays no fix on any clock")
+    func noFix() {
+        let f = GpsFix(mode: 1, time: Self.wall + 7200, latitude: 52.5, longitude: 13.4)
+        #expect(FixRule.judge(f, arrivedAt: Self.wall, synchronised: false) == .noFix)
+    }
+}

@@ -265,3 +265,44 @@ struct WhereWatchTests {
         #expect(WhereAnswer.gpsdNotRunning(host: "::1", port: 2947).words == "gpsd is not running at [::1]:2947")
     }
 }
+
+@Suite("one gpsd watch, with this computer's clock lagging (issue 23)")
+struct WhereWatchClockTests {
+    static let wall = 1_764_500_000.0
+    static let receiver = GpsDevice(path: "/dev/ttyACM0", driver: "u-blox", cycle: 1)
+
+    func tpv(time: Double) -> GpsReport {
+        .fix(GpsFix(mode: 3, time: time, latitude: 52.52, longitude: 13.40, altitudeMSL: 34.5, eph: 4.5,
+                    device: "/dev/ttyACM0"))
+    }
+
+    @Test("2 h behind and unsynchronised: the receiver's true time answers, and the lag is kept")
+    func lagging() throws {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        _ = w.take(.devices([Self.receiver]), arrivedAt: Self.wall, synchronised: false, at: 100)
+        let out = w.take(tpv(time: Self.wall + 7200.4), arrivedAt: Self.wall, synchronised: false, at: 100.5)
+        guard out.count == 1, case .place(let p) = out[0].answer else { Issue.record("no place: \(out)"); return }
+        #expect(p.sampledAt == Self.wall + 7200.4)
+        let ahead = try #require(w.receiverAhead)
+        #expect(abs(ahead - 7200.4) < 1e-6)
+    }
+
+    @Test("2 h behind but synchronised: only stale fixes, said so at the deadline")
+    func synchronised() {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        #expect(w.take(tpv(time: Self.wall + 7200), arrivedAt: Self.wall, synchronised: true, at: 101).isEmpty)
+        #expect(w.receiverAhead == nil)
+        let out = w.expire(at: 115)
+        #expect(out.map(\.answer) == [.noFreshFix(.onlyStale)])
+    }
+
+    @Test("2 h ahead, unsynchronised: fixes behind it stay stale")
+    func clockAhead() {
+        var w = WhereWatch()
+        _ = w.ask(at: 100)
+        #expect(w.take(tpv(time: Self.wall - 7200), arrivedAt: Self.wall, synchronised: false, at: 101).isEmpty)
+        #expect(w.expire(at: 115).map(\.answer) == [.noFreshFix(.onlyStale)])
+    }
+}

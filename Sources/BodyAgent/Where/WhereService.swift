@@ -28,6 +28,10 @@ public final class WhereService {
     /// when it was a line that is not gpsd's JSON (whose words change with
     /// each line, so it is said once until another problem or a good line).
     private var problem: (words: String, garbage: Bool)?
+    /// How far this computer's unsynchronised clock was behind the receiver's
+    /// at the last fix that counted for it (`/status`), and what the log said of it.
+    public private(set) var clockBehind: Double?
+    private var clockBehindSaid: Double?
 
     public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16, log: @escaping (String) -> Void) {
         self.loop = loop
@@ -84,12 +88,14 @@ public final class WhereService {
         guard let session else { return }
         let now = EventLoop.monotonic()
         let wall = EventLoop.wall()
+        let synchronised = WallClock.synchronised(at: now)
         do throws(GpsdError) {
             var outcomes: [WhereWatch.Outcome] = []
             for report in try session.read() {
                 garbled(report, from: session.address)
-                outcomes += watch.take(report, arrivedAt: wall, at: now)
+                outcomes += watch.take(report, arrivedAt: wall, synchronised: synchronised, at: now)
             }
+            behind(watch.receiverAhead, synchronised: synchronised)
             settle(outcomes)
         } catch {
             note(error.description)
@@ -147,6 +153,24 @@ public final class WhereService {
 
     private func reply(_ answer: WhereAnswer, _ to: Answer) {
         to(answer.status, answer.json)
+    }
+
+    /// The clock's lag, kept while the clock is not synchronised. A lag past a
+    /// fix's freshness is said once, and again only when it moved by more than
+    /// that (someone set the clock).
+    private func behind(_ seconds: Double?, synchronised: Bool) {
+        if synchronised {
+            clockBehind = nil
+            clockBehindSaid = nil
+            return
+        }
+        guard let seconds else { return }
+        clockBehind = seconds
+        guard seconds > FixRule.freshFor else { return }
+        if let said = clockBehindSaid, abs(said - seconds) <= FixRule.freshFor { return }
+        clockBehindSaid = seconds
+        log("where: this computer's clock is not synchronised and is \(Int(seconds.rounded())) s behind the receiver's; "
+            + "fixes ahead of it count as fresh until network time sets it")
     }
 
     /// Logs a problem once per change, and the recovery once.

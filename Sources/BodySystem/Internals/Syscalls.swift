@@ -49,6 +49,18 @@ internal func system_clock_gettime(_ clock: clockid_t, _ ts: UnsafeMutablePointe
     Glibc.clock_gettime(clock, ts)
 }
 
+/// adjtimex(2) with no change asked (modes 0): the clock state it returns
+/// (TIME_ERROR while unsynchronised), and the status bits in `status`.
+internal func system_adjtimex_read(_ status: inout Int32) -> Int32 {
+    var tx = timex()
+    let state = CSystem.adjtimex(&tx)
+    status = tx.status
+    return state
+}
+
+internal let system_TIME_ERROR = Int32(TIME_ERROR)
+internal let system_STA_UNSYNC = Int32(STA_UNSYNC)
+
 internal func system_nanosleep(_ want: UnsafePointer<timespec>, _ left: UnsafeMutablePointer<timespec>?) -> Int32 {
     Glibc.nanosleep(want, left)
 }

@@ -57,4 +57,11 @@ int cv4l2_streamon(int fd);
 int cv4l2_streamoff(int fd);
 int cv4l2_close(int fd);
 
+/// Opens an output node (a v4l2loopback writer) write-only, blocking, close-on-exec; the fd or -errno.
+int cv4l2_open_output(const char *path);
+/// VIDIOC_S_FMT on the output side: the frames written after it are `pixelformat` at this size,
+/// each at most `sizeimage` bytes; `out` says what the driver chose.
+int cv4l2_s_fmt_output(int fd, uint32_t pixelformat, uint32_t width, uint32_t height, uint32_t sizeimage,
+                       cv4l2_format *out);
+
 #endif

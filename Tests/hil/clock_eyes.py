@@ -1,0 +1,77 @@
+#!/usr/bin/python3
+"""Runs in the VM (Tests/hil/clock-tests): the eyes gate on a clock 2 h behind
+Oriel's and not synchronised. Oriel's `until` (ten minutes on its clock) is
+2 h 10 min away on the body's, so the preview opened for a tap must stop at
+the house's five minutes after the push that opened it, on the monotonic
+clock (issue 23). The real daemon on vivid (/dev/video0)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "lib"))
+from simbody import SimBody  # noqa: E402
+
+TOKEN = "clock-eyes-token-0123456789abcdef"
+TAP_OVER = ("stopped: five minutes since the push that opened it, and this computer's clock is not "
+            "synchronised (until cannot be trusted)")
+passed = failed = 0
+
+
+def check(ok, words):
+    global passed, failed
+    print(("ok   " if ok else "FAIL ") + words, flush=True)
+    passed, failed = passed + bool(ok), failed + (not ok)
+
+
+def call(body, method, path, doc=None):
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (body.port, path), method=method,
+                                 data=None if doc is None else json.dumps(doc).encode(),
+                                 headers={"Authorization": "Bearer " + TOKEN})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def main():
+    oriel_now = time.time()   # Oriel's clock: true time, as the guest booted with it
+    mono_at = time.monotonic()
+    subprocess.run(["date", "-s", "@%.3f" % (oriel_now - 7200)], check=True, stdout=subprocess.DEVNULL)
+    body = SimBody(TOKEN, "[body]\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
+                   "[board]\nfile = sim\n[camera]\ndevice = /dev/video0\nsize = 320x180\nfps = 15\n",
+                   prefix="clock-eyes-")
+    try:
+        call(body, "POST", "/face", {"eyes": {"open": False}})
+        oriel = oriel_now + time.monotonic() - mono_at
+        opened = time.monotonic()
+        eyes = call(body, "POST", "/face", {"eyes": {"open": True, "until": oriel + 600,
+                                                     "why": "Dad's tap on the studio body"}})["eyes"]
+        check(eyes["preview"] == "running", "a tap opens the preview: %s" % eyes["preview_why"])
+        # Just before five minutes it still runs; then it stops by itself, with Oriel silent.
+        time.sleep(max(0, opened + 295 - time.monotonic()))
+        eyes = call(body, "GET", "/status")["eyes"]
+        check(eyes["preview"] == "running", "at 295 s it still runs: %s" % eyes["preview_why"])
+        while time.monotonic() < opened + 310:
+            eyes = call(body, "GET", "/status")["eyes"]
+            if eyes["preview"] != "running":
+                break
+            time.sleep(0.2)
+        stopped = time.monotonic() - opened
+        check(eyes["preview"] == "stopped" and eyes["preview_why"] == TAP_OVER,
+              "after %.1f s: %s" % (stopped, eyes["preview_why"]))
+        check(299.5 <= stopped <= 302, "it stopped at five minutes after the push (%.1f s)" % stopped)
+        check(abs(eyes["until"] - (oriel + 600)) < 0.01 and eyes["open"], "until and open are still Oriel's: %s" % eyes)
+    finally:
+        if failed:
+            print("body log:\n" + body.log[-3000:])
+        body.stop()
+        subprocess.run(["date", "-s", "@%.3f" % (oriel_now + time.monotonic() - mono_at)], stdout=subprocess.DEVNULL)
+    print("clock eyes: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Runs in the VM (Tests/hil/clock-tests): GET /where with the guest's wall
+clock set 2 h back and 2 h forward, synchronised or not as the kernel says
+(adjtimex), against a real gpsd fed by gpsfake whose NMEA carries true time.
+
+A Pi has no battery-backed clock: until network time arrives it lags. Then a
+live fix ahead of the clock is fresh and the lag is said; a fix behind it by
+more than 30 s is stale either way (issue 23)."""
+
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "gps"))
+from fixture import Body, Gpsd  # noqa: E402
+
+STALE = "no fresh fix within 15 s (the receiver gave only stale fixes: is its clock or this computer's clock wrong?)"
+LIBC = ctypes.CDLL(None, use_errno=True)
+ADJ_MAXERROR, ADJ_STATUS, STA_UNSYNC, TIME_ERROR = 0x0004, 0x0010, 0x0040, 5
+passed = failed = 0
+
+
+def check(ok, words):
+    global passed, failed
+    print(("ok   " if ok else "FAIL ") + words, flush=True)
+    passed, failed = passed + bool(ok), failed + (not ok)
+
+
+class Timex(ctypes.Structure):
+    # struct timex on 64-bit Linux up to status; the kernel's is larger, so the rest is padding.
+    _fields_ = [("modes", ctypes.c_uint), ("offset", ctypes.c_long), ("freq", ctypes.c_long),
+                ("maxerror", ctypes.c_long), ("esterror", ctypes.c_long), ("status", ctypes.c_int),
+                ("rest", ctypes.c_byte * 160)]
+
+
+def kernel_synchronised():
+    tx = Timex()
+    state = LIBC.adjtimex(ctypes.byref(tx))
+    return state != TIME_ERROR and not tx.status & STA_UNSYNC
+
+
+# True time: the guest's clock at boot (qemu's RTC gives the host's) carried on by the monotonic clock.
+TRUE_AT = (time.time(), time.monotonic())
+
+
+def true_time():
+    return TRUE_AT[0] + time.monotonic() - TRUE_AT[1]
+
+
+def set_clock(offset, synchronised):
+    """The wall clock `offset` seconds from true time; settimeofday leaves it
+    unsynchronised (as on a Pi before NTP); an NTP daemon's adjtimex clears that."""
+    subprocess.run(["date", "-s", "@%.3f" % (true_time() + offset)], check=True, stdout=subprocess.DEVNULL)
+    check(abs(time.time() - true_time() - offset) < 2, "the clock is set %+.0f s from true time" % offset)
+    if synchronised:
+        tx = Timex(modes=ADJ_STATUS | ADJ_MAXERROR, status=0, maxerror=0)
+        if LIBC.adjtimex(ctypes.byref(tx)) < 0:
+            raise OSError(ctypes.get_errno(), "adjtimex")
+    check(kernel_synchronised() == synchronised,
+          "the kernel says the clock is %ssynchronised" % ("" if synchronised else "not "))
+
+
+def main():
+    true_start = true_time()
+    # The guest boots with true time from qemu's RTC, and unsynchronised, as a Pi does.
+    check(not kernel_synchronised(), "the guest's clock starts unsynchronised")
+    # gpsfake plays one cycle a second from true time: 400 s of receiver.
+    gpsd = Gpsd(["--start", "%.3f" % true_start, "--cycles", "400"])
+    body = Body(gpsd.port)
+    try:
+        check("clock: the wall clock is not synchronised (no network time yet)" in body.log,
+              "the body's start says the clock is not synchronised")
+
+        # 2 h behind, unsynchronised: the receiver's true time answers.
+        set_clock(-7200, synchronised=False)
+        status, j, took = body.get("/where")
+        check(status == 200, "2 h behind, unsynchronised: 200 (%s %s after %.1f s)" % (status, j, took))
+        # The log gpsfake plays starts at true time but plays from when it starts: its fixes trail true time a little.
+        lag = j.get("sampled_at", 0) - time.time()
+        check(abs(lag - 7200) < 60, "sampled_at %s is near true time, 2 h ahead of this clock" % j.get("sampled_at"))
+        where = body.get("/status")[1]["where"]
+        behind = where.get("clock_behind_receiver")
+        check(where.get("clock_synchronised") is False and isinstance(behind, (int, float)) and abs(behind - lag) < 5,
+              "/status where says how far behind (%.1f s): %s" % (lag, where))
+        body.get("/where")
+        said = [l for l in body.log.splitlines() if "behind the receiver's" in l]
+        lags = [int(m.group(1)) for m in (re.search(r"is (\d+) s behind", l) for l in said) if m]
+        check(len(said) == 1 and len(lags) == 1 and abs(lags[0] - lag) < 5,
+              "one log line says the lag, after two answers: %s" % said)
+
+        # 2 h behind, but the kernel vouches for the clock: one of them is wrong.
+        set_clock(-7200, synchronised=True)
+        status, j, took = body.get("/where")
+        check(status == 504 and j.get("error") == STALE, "2 h behind, synchronised: 504 stale (%s %s)" % (status, j))
+        where = body.get("/status")[1]["where"]
+        check(where.get("clock_synchronised") is True and where.get("clock_behind_receiver") is None,
+              "/status where says synchronised, no lag: %s" % where)
+
+        # 2 h ahead: the fixes are behind it, stale synchronised or not.
+        for synced in (False, True):
+            set_clock(7200, synchronised=synced)
+            status, j, took = body.get("/where")
+            check(status == 504 and j.get("error") == STALE,
+                  "2 h ahead, %ssynchronised: 504 stale (%s %s)" % ("" if synced else "not ", status, j))
+
+        # Back to the receiver's time: 200 again. (Under TCG gpsfake starts playing its log,
+        # which begins at true time, up to half a minute late: the receiver trails true time.)
+        trails = lag - 7200
+        set_clock(trails, synchronised=False)
+        status, j, took = body.get("/where")
+        check(status == 200, "the clock at the receiver's time again (%+.0f s from true time): 200 (%s %s)"
+              % (trails, status, j))
+    finally:
+        set_clock(0, synchronised=False)
+        if failed:
+            print("body log:\n" + body.log[-3000:])
+            print("gpsd log:\n" + gpsd.log[-2000:])
+        body.stop()
+        gpsd.stop()
+    print("clock: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
