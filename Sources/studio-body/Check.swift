@@ -31,9 +31,9 @@ enum Check {
              line.isButton ? ", bias \(line.wiring.bias.rawValue), debounce \(WrittenDuration.written(line.wiring.debounce))" : "")
         }
         do {
-            let found = try GpioLookup.find(roles.map(\.1))
+            let found = try GpioLookup.places(roles.map(\.1))
             for (role, name, activeLow, extra) in roles {
-                let place = found[name].map { "\($0.chip) line \($0.offset)" } ?? "not found"
+                let place = found[name].map { "\($0.line.chip) line \($0.line.offset) (\($0.path))" } ?? "not found"
                 say("  \(role.padding(15)) \"\(name)\" on \(place), active \(activeLow ? "low" : "high")\(extra)")
             }
         } catch {

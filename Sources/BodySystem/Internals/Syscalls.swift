@@ -158,3 +158,35 @@ internal func system_setpriority_thread(_ nice: Int32) -> Int32 {
 internal func system_malloc_trim(_ pad: Int) -> Int32 {
     CSystem.malloc_trim(pad)
 }
+
+// Directories and device nodes
+
+/// The names in `path`, without "." and ".."; nil with errno when it cannot be opened.
+internal func system_directory_names(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// stat(2) through links: the device number when `path` is a character device, else 0 and `isCharacter` false.
+internal func system_stat_character_device(_ path: String, _ isCharacter: inout Bool, _ device: inout UInt64) -> Int32 {
+    var st = stat()
+    let result = stat(path, &st)
+    isCharacter = result == 0 && (st.st_mode & S_IFMT) == S_IFCHR
+    device = isCharacter ? UInt64(st.st_rdev) : 0
+    return result
+}
+
+/// lstat(2): -1 with errno, else 1 for a symbolic link and 0 for anything else.
+internal func system_is_symlink(_ path: String) -> Int32 {
+    var st = stat()
+    guard Glibc.lstat(path, &st) == 0 else { return -1 }
+    return (st.st_mode & S_IFMT) == S_IFLNK ? 1 : 0
+}
