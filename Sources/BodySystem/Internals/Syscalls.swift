@@ -190,3 +190,13 @@ internal func system_is_symlink(_ path: String) -> Int32 {
     guard Glibc.lstat(path, &st) == 0 else { return -1 }
     return (st.st_mode & S_IFMT) == S_IFLNK ? 1 : 0
 }
+
+// The signals whose default action ends the process and that someone sends (a person,
+// systemd, a shell going away), with their names. Not the faults (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL, SIGTRAP, SIGABRT, SIGSYS): the program's own, they cannot wait for a loop.
+internal let system_ending_signals: [(Int32, String)] = [
+    (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"), (SIGQUIT, "SIGQUIT"),
+    (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM"), (SIGVTALRM, "SIGVTALRM"),
+    (SIGPROF, "SIGPROF"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"), (SIGPWR, "SIGPWR"),
+    (SIGSTKFLT, "SIGSTKFLT"), (SIGIO, "SIGIO"),
+]
