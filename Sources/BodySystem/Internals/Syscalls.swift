@@ -191,6 +191,22 @@ internal func system_is_symlink(_ path: String) -> Int32 {
     return (st.st_mode & S_IFMT) == S_IFLNK ? 1 : 0
 }
 
+/// access(2) for reading (`R_OK`) or being there (`F_OK`).
+internal func system_access(_ path: String, read: Bool) -> Int32 {
+    Glibc.access(path, read ? R_OK : F_OK)
+}
+
+/// The name of the user owning `path` (stat, then getpwuid_r); nil when either fails.
+internal func system_owner_name(_ path: String) -> String? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    var pw = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 1024)
+    guard getpwuid_r(st.st_uid, &pw, &buffer, buffer.count, &found) == 0, found != nil, let name = pw.pw_name else { return nil }
+    return String(cString: name)
+}
+
 // The signals whose default action ends the process and that someone sends (a person,
 // systemd, a shell going away), with their names. Not the faults (SIGSEGV, SIGBUS, SIGFPE,
 // SIGILL, SIGTRAP, SIGABRT, SIGSYS): the program's own, they cannot wait for a loop.
