@@ -48,8 +48,11 @@ RULES       = udev/70-studio-body.rules
 all: build
 build: $(BIN)
 
+# swift build leaves the binary alone when no source's content changed (a checkout that only
+# touched files): touch it, so it is newer than its sources and `make install` takes it.
 $(BIN): $(SOURCES)
 	$(SWIFT) build $(SWIFTFLAGS) --product studio-body
+	touch $@
 
 # Installing never builds: under sudo the build would run as root, where swiftly's swift
 # is not on the PATH, and would leave root's files in .build. It says what to run instead.
