@@ -2,7 +2,8 @@
 #
 #   make                      build .build/release/studio-body (static Swift stdlib)
 #   sudo make install         install binary, units, udev rules, board files, docs; create the
-#                             user and groups; write the config and token only if absent
+#                             user and groups; write the config and token only if absent;
+#                             restart the service if it runs. Never builds: run `make` first
 #   sudo make uninstall       remove what install put in place; keep config, token and user
 #   make deb                  build studio-body_VERSION_ARCH.deb from debian/ (debhelper), for
 #                             this machine's architecture (arm64 on a 64-bit Raspberry Pi OS)
