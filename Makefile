@@ -2,7 +2,8 @@
 #
 #   make                      build .build/release/studio-body (static Swift stdlib)
 #   sudo make install         install binary, units, udev rules, board files, docs; create the
-#                             user and groups; write the config and token only if absent
+#                             user and groups; write the config and token only if absent;
+#                             restart the service if it runs. Never builds: run `make` first
 #   sudo make uninstall       remove what install put in place; keep config, token and user
 #   make deb                  build studio-body_VERSION_ARCH.deb from debian/ (debhelper), for
 #                             this machine's architecture (arm64 on a 64-bit Raspberry Pi OS)
@@ -28,7 +29,9 @@ SWIFTFLAGS ?= -c release --static-swift-stdlib
 BIN        ?= .build/release/studio-body
 
 INSTALL    ?= install
-SOURCES    := Package.swift $(shell find Sources -type f 2>/dev/null)
+# What the studio-body product is built from (Package.swift: every target but http-bench,
+# a benchmark that is not installed), so a change elsewhere never rebuilds it.
+SOURCES    := Package.swift $(shell find Sources -type f -not -path 'Sources/http-bench/*' 2>/dev/null)
 
 # The paths written in the repository's unit and example config, rewritten at install.
 EDIT = sed -e 's|/usr/local/bin/studio-body|$(BINDIR)/studio-body|g' \
@@ -42,17 +45,29 @@ BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring
 UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service systemd/studio-body-picamera.service
 RULES       = udev/70-studio-body.rules
 
-.PHONY: all build install install-files install-config install-token install-system uninstall deb
+.PHONY: all build built install install-files install-config install-token install-system uninstall deb
 all: build
 build: $(BIN)
 
-# Rebuilt only when a source changed, so `sudo make install` after `make` does not need swift.
+# swift build leaves the binary alone when no source's content changed (a checkout that only
+# touched files): touch it, so it is newer than its sources and `make install` takes it.
 $(BIN): $(SOURCES)
 	$(SWIFT) build $(SWIFTFLAGS) --product studio-body
+	touch $@
 
-install: $(BIN) install-files install-config install-token install-system
+# Installing never builds: under sudo the build would run as root, where swiftly's swift
+# is not on the PATH, and would leave root's files in .build. It says what to run instead.
+built:
+	@if [ ! -e $(BIN) ]; then \
+		echo "install: there is no $(BIN) yet: run 'make' first, as your own user (not with sudo), then install again" >&2; exit 1; \
+	fi
+	@newer=$$(find $(SOURCES) -newer $(BIN) 2>/dev/null | head -3 | tr '\n' ' '); if [ -n "$$newer" ]; then \
+		echo "install: $(BIN) is older than its sources ($${newer% }): run 'make' first, as your own user (not with sudo), then install again" >&2; exit 1; \
+	fi
 
-install-files: $(BIN)
+install: built install-files install-config install-token install-system
+
+install-files: built
 	$(INSTALL) -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(UDEVDIR) \
 		$(DESTDIR)$(DATADIR)/board $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
 	$(INSTALL) -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/studio-body
@@ -102,12 +117,25 @@ else
 	fi
 	chown $(SERVICE_USER):$(SERVICE_USER) $(CONFDIR)/token
 	chmod 0600 $(CONFDIR)/token
+	@# GPIO chips only where the rule has work to do (not yet root:gpio 0660): on Raspberry Pi
+	@# OS, whose own rules made them so, any event for gpiochip0 makes 60-gpiochip4.rules drop
+	@# the /dev/gpiochip4 link it made (its `test ! -c /dev/gpiochip4` guard sees that link).
 	@if [ -d /run/systemd/system ]; then \
 		systemctl daemon-reload && \
 		udevadm control --reload && \
-		udevadm trigger --action=change --subsystem-match=gpio --subsystem-match=video4linux --subsystem-match=tty; \
+		udevadm trigger --action=change --subsystem-match=video4linux --subsystem-match=tty && \
+		for n in /dev/gpiochip*; do \
+			if [ -c "$$n" ] && [ ! -L "$$n" ] && [ "$$(stat -c %G:%a "$$n")" != gpio:660 ]; then \
+				echo "install: udevadm trigger $$n (for the gpio group)"; udevadm trigger --action=change "$$n"; fi; \
+		done; \
+		udevadm settle --timeout=10 || true; \
 	else echo "install: systemd is not running here: not reloading systemd or udev"; fi
-	@echo "install: done. Next: edit $(CONFDIR)/body.conf, run '$(BINDIR)/studio-body check --config $(CONFDIR)/body.conf', then 'systemctl enable --now studio-body'"
+	@# A running service still runs the old program until it starts again.
+	@if [ -d /run/systemd/system ] && systemctl is-active --quiet studio-body.service; then \
+		systemctl restart studio-body.service && \
+		echo "install: restarted the running studio-body service, so it runs the new program"; \
+	fi
+	@echo "install: done. Next: edit $(CONFDIR)/body.conf, check it with 'sudo -u $(SERVICE_USER) $(BINDIR)/studio-body check --config $(CONFDIR)/body.conf', then 'sudo systemctl enable --now studio-body'"
 endif
 
 uninstall:

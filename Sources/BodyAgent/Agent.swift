@@ -155,7 +155,7 @@ public final class Agent: @unchecked Sendable {
     /// The bound port (the configured one, or the kernel's pick for port 0).
     public var port: UInt16 { server?.port ?? setup.config.listenPort }
 
-    /// Runs until SIGTERM or SIGINT; throws when the loop cannot go on.
+    /// Runs until a signal that ends the body (SIGTERM, SIGINT, SIGHUP, ...); throws when the loop cannot go on.
     public func run() throws(AgentError) {
         do { try loop.run() } catch { throw AgentError(error.description) }
     }
@@ -288,7 +288,7 @@ public final class Agent: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         tell("STOPPING=1")
-        log("stopping on \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): answering waiting polls, darkening the lamp, releasing the lines")
+        log("stopping on \(Signals.name(of: signal)): answering waiting polls, darkening the lamp, releasing the lines")
         let now = Self.moment()
         for poll in polls { answer(poll, at: now) }
         polls.removeAll()

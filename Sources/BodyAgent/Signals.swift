@@ -1,17 +1,22 @@
-import Glibc
 import BodySystem
 
-/// SIGTERM and SIGINT as a file descriptor the loop watches, so a stop runs on
-/// the loop thread like every other event.
+/// Every signal that would end the body (SIGTERM, SIGINT, SIGHUP, SIGQUIT, ...)
+/// as a file descriptor the loop watches, so a stop runs on the loop thread like
+/// every other event and darkens the lamp before the process exits.
 final class Signals {
     private let signals: SignalDescriptor
     let descriptor: Int32
 
     init() throws(LoopError) {
         SignalDescriptor.ignoreBrokenPipe()
-        do { signals = try SignalDescriptor([SIGTERM, SIGINT]) } catch { throw LoopError("hear SIGTERM and SIGINT (signalfd)", error) }
+        do { signals = try SignalDescriptor(SignalDescriptor.endingSignals) } catch {
+            throw LoopError("hear the signals that end the body (signalfd)", error)
+        }
         descriptor = signals.descriptor?.rawValue ?? -1
     }
+
+    /// "SIGHUP", for the log.
+    static func name(of signal: Int32) -> String { SignalDescriptor.name(of: signal) }
 
     /// The signal that arrived, if any; a failed read ends the loop.
     func take() throws(LoopError) -> Int32? {

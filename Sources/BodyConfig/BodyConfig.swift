@@ -14,6 +14,8 @@ public struct BodyConfig: Equatable, Sendable {
     public var silence: Double
     /// The board file's path, or nil for the simulated board.
     public var boardFile: String?
+    /// The line of `[board] file` in `file`, for words about it.
+    public var boardFileLine: Int?
     public var locationAllowed: Bool
     public var gpsdHost: String
     public var gpsdPort: UInt16
@@ -78,6 +80,7 @@ public struct BodyConfig: Equatable, Sendable {
             announce: try body.bool("announce", default: true),
             silence: try oriel.duration("silence", default: defaultSilence, in: silenceRange),
             boardFile: boardEntry.value == "sim" ? nil : resolve(boardEntry.value, relativeTo: file),
+            boardFileLine: boardEntry.line,
             locationAllowed: try location.bool("allowed", default: false),
             gpsdHost: gpsdHost, gpsdPort: gpsdPort,
             cameraDevice: camera.string("device"), cameraWidth: width, cameraHeight: height,

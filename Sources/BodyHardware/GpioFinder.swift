@@ -1,4 +1,3 @@
-import Glibc
 import BodySystem
 
 /// Finds lines by name across every GPIO chip, never by chip number: a
@@ -6,31 +5,28 @@ import BodySystem
 struct GpioFinder {
     var directory = "/dev"
 
-    /// `/dev/gpiochip*` in number order.
-    func chipPaths() -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("gpiochip"), Int(name.dropFirst(8)) != nil { names.append(name) }
-        }
-        names.sort { (Int($0.dropFirst(8)) ?? 0) < (Int($1.dropFirst(8)) ?? 0) }
-        return names.map { "\(directory)/\($0)" }
+    /// `/dev/gpiochip*` in number order, each chip once (GpioChipNodes).
+    func chipNodes() -> [DeviceNode] {
+        GpioChipNodes.unique(GpioChipNodes.scan(directory))
     }
 
     /// Where each name is, with the chip's path. One error for the first
     /// name that is on no chip or on two, naming the chips searched.
     func find(_ names: [String]) throws(BoardError) -> [String: (path: String, line: FoundLine)] {
         var chips: [(path: String, chip: GpioChip?, note: String)] = []
-        for path in chipPaths() {
+        for node in chipNodes() {
+            let path = node.path
+            let short = path.split(separator: "/").last.map(String.init) ?? path
+            guard node.device != nil else {
+                chips.append((path, nil, "\(path) (not a character device)"))
+                continue
+            }
             do throws(Errno) {
                 let chip = try GpioChip(path: path)
-                chips.append((path, chip, "\(chip.name) (\(chip.label), \(chip.lineCount) lines)"))
+                // The kernel's name, and the path when it says another (a link, or a renumbering).
+                let at = chip.name == short ? "" : " at \(path)"
+                chips.append((path, chip, "\(chip.name) (\(chip.label), \(chip.lineCount) lines\(at))"))
             } catch {
-                let short = path.split(separator: "/").last.map(String.init) ?? path
                 chips.append((path, nil, "\(short) (cannot open: \(error.words))"))
             }
         }

@@ -11,6 +11,16 @@ public final class SignalDescriptor {
 
     deinit { close() }
 
+    /// Every signal that would end the process and that can wait for a loop: a body
+    /// stopped by any of them darkens the lamp first. A Raspberry Pi kernel keeps a
+    /// released output at its last level, so a lamp left lit by an exit stays lit.
+    public static var endingSignals: [Int32] { system_ending_signals.map(\.0) }
+
+    /// "SIGHUP" for SIGHUP; "signal N" for one not in `endingSignals`.
+    public static func name(of signal: Int32) -> String {
+        system_ending_signals.first { $0.0 == signal }?.1 ?? "signal \(signal)"
+    }
+
     /// A write to a closed socket or pipe becomes EPIPE instead of killing the process.
     public static func ignoreBrokenPipe() { system_ignore_sigpipe() }
 

@@ -2,6 +2,7 @@ import BodyAgent
 import BodyConfig
 import BodyCore
 import BodyHardware
+import BodySystem
 
 /// `studio-body check`: says what the configuration and the board file set up,
 /// and finds every line by name without taking it (the daemon may hold them).
@@ -11,12 +12,18 @@ enum Check {
         var ok = true
         say("config \(c.file): ok")
         say("  body \"\(c.name)\" listening on \(c.listenHost):\(c.listenPort)")
-        do {
-            _ = try Files.token(c.tokenFile)
-            say("  token \(c.tokenFile): ok")
-        } catch {
-            say("  token: \(error)")
-            ok = false
+        if let denied = FileFacts.readError(c.tokenFile), denied.kind == .permission {
+            // A person may check everything but the token, which is the service's alone.
+            let owner = FileFacts.owner(of: c.tokenFile) ?? "the service's user"
+            say("  token \(c.tokenFile): not checked: it is the service's (readable by \(owner) only); to check it too: sudo -u \(owner) \(CommandLine.arguments[0]) check --config \(c.file)")
+        } else {
+            do {
+                _ = try Files.token(c.tokenFile)
+                say("  token \(c.tokenFile): ok")
+            } catch {
+                say("  token: \(error)")
+                ok = false
+            }
         }
         say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(WrittenDuration.written(c.silence))")
         say("  url: \(HelloURL.described(c))")
@@ -32,9 +39,9 @@ enum Check {
              line.isButton ? ", bias \(line.wiring.bias.rawValue), \(debounceWords(line.wiring.debounce))" : "")
         }
         do {
-            let found = try GpioLookup.find(roles.map(\.1))
+            let found = try GpioLookup.places(roles.map(\.1))
             for (role, name, activeLow, extra) in roles {
-                let place = found[name].map { "\($0.chip) line \($0.offset)" } ?? "not found"
+                let place = found[name].map { "\($0.line.chip) line \($0.line.offset) (\($0.path))" } ?? "not found"
                 say("  \(role.padding(15)) \"\(name)\" on \(place), active \(activeLow ? "low" : "high")\(extra)")
             }
         } catch {

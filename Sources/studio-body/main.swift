@@ -1,6 +1,7 @@
 import Glibc
 import BodyAgent
 import BodyConfig
+import BodySystem
 
 /// studio-body: the studio's On Air lamp and kill switch, a body of the house.
 let version = "0.1.0"
@@ -33,8 +34,9 @@ func option(_ name: String, in args: [String]) -> String? {
 
 /// Reads and checks everything a start needs; any mistake is one line naming file and line.
 func load(_ path: String, token: Bool = true) -> AgentSetup {
-    do {
+    do throws(ConfigError) {
         let config = try BodyConfig.parse(try Files.read(path), file: path)
+        if let stale = StaleBoardFile.check(config, exists: FileFacts.exists) { throw stale }
         let board = try config.boardFile.map { f throws(ConfigError) in try BoardConfig.parse(try Files.read(f), file: f) } ?? .sim
         return AgentSetup(config: config, board: board, token: token ? try Files.token(config.tokenFile) : "", version: version)
     } catch {

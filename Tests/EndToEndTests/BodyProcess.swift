@@ -123,6 +123,14 @@ final class BodyProcess: @unchecked Sendable {
         while process.isRunning { await pause(0.01) }
         return process.terminationStatus
     }
+
+    /// Sends `signal`, then waits for the exit: true and the code when the body exited
+    /// itself, false and the signal when the signal ended it.
+    func stop(with signal: Int32) async -> (exited: Bool, code: Int32) {
+        kill(process.processIdentifier, signal)
+        while process.isRunning { await pause(0.01) }
+        return (process.terminationReason == .exit, process.terminationStatus)
+    }
 }
 
 struct BodyFailed: Error, CustomStringConvertible { var words: String; var description: String { words } }

@@ -46,6 +46,23 @@ struct GpioBoardTests {
         #expect(!words.contains("\n"))
     }
 
+    @Test("a link to a chip (Raspberry Pi OS's /dev/gpiochip4) is the same chip: each line found once, by its own node")
+    func linkedChip() throws {
+        let a = try GpioSimChip("sbt-a", lines: ["SBT_A0", "SBT_A1"])
+        // A number no chip has, as Raspberry Pi OS's rule links gpiochip4 only when it is free.
+        let link = "/dev/gpiochip\(Int(a.chipName.dropFirst(8))! + 40)"
+        try #require(symlink(a.chipName, link) == 0, "symlink \(link): \(String(cString: strerror(errno)))")
+        defer { unlink(link) }
+        let board = try GpioBoard(outputs: [.lamp: LineWiring(name: "SBT_A0")], buttons: [.onair: LineWiring(name: "SBT_A1")])
+        defer { board.release() }
+        let found = Dictionary(uniqueKeysWithValues: board.found.map { ($0.role, $0.line) })
+        #expect(found["lamp"] == FoundLine(chip: a.chipName, offset: 0, name: "SBT_A0"))
+        let places = try GpioLookup.places(["SBT_A1"])
+        #expect(places["SBT_A1"]?.path == "/dev/\(a.chipName)", "the real node, not the link")
+        try board.drive(.lamp, lit: true)
+        #expect(try a.value("SBT_A0") == 1)
+    }
+
     @Test("a name on no chip stops with one line naming the chips searched")
     func missing() throws {
         let a = try GpioSimChip("sbt-a", lines: ["SBT_A0"])

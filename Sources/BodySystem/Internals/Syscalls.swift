@@ -202,3 +202,61 @@ internal func system_reopen_nonblocking(_ fd: Int32) -> Int32 {
 internal func system_send_nowait(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     Glibc.send(fd, buffer, count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
 }
+
+// Directories and device nodes
+
+/// The names in `path`, without "." and ".."; nil with errno when it cannot be opened.
+internal func system_directory_names(_ path: String) -> [String]? {
+    guard let dir = opendir(path) else { return nil }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// stat(2) through links: the device number when `path` is a character device, else 0 and `isCharacter` false.
+internal func system_stat_character_device(_ path: String, _ isCharacter: inout Bool, _ device: inout UInt64) -> Int32 {
+    var st = stat()
+    let result = stat(path, &st)
+    isCharacter = result == 0 && (st.st_mode & S_IFMT) == S_IFCHR
+    device = isCharacter ? UInt64(st.st_rdev) : 0
+    return result
+}
+
+/// lstat(2): -1 with errno, else 1 for a symbolic link and 0 for anything else.
+internal func system_is_symlink(_ path: String) -> Int32 {
+    var st = stat()
+    guard Glibc.lstat(path, &st) == 0 else { return -1 }
+    return (st.st_mode & S_IFMT) == S_IFLNK ? 1 : 0
+}
+
+/// access(2) for reading (`R_OK`) or being there (`F_OK`).
+internal func system_access(_ path: String, read: Bool) -> Int32 {
+    Glibc.access(path, read ? R_OK : F_OK)
+}
+
+/// The name of the user owning `path` (stat, then getpwuid_r); nil when either fails.
+internal func system_owner_name(_ path: String) -> String? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    var pw = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 1024)
+    guard getpwuid_r(st.st_uid, &pw, &buffer, buffer.count, &found) == 0, found != nil, let name = pw.pw_name else { return nil }
+    return String(cString: name)
+}
+
+// The signals whose default action ends the process and that someone sends (a person,
+// systemd, a shell going away), with their names. Not the faults (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL, SIGTRAP, SIGABRT, SIGSYS): the program's own, they cannot wait for a loop.
+internal let system_ending_signals: [(Int32, String)] = [
+    (SIGTERM, "SIGTERM"), (SIGINT, "SIGINT"), (SIGHUP, "SIGHUP"), (SIGQUIT, "SIGQUIT"),
+    (SIGUSR1, "SIGUSR1"), (SIGUSR2, "SIGUSR2"), (SIGALRM, "SIGALRM"), (SIGVTALRM, "SIGVTALRM"),
+    (SIGPROF, "SIGPROF"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"), (SIGPWR, "SIGPWR"),
+    (SIGSTKFLT, "SIGSTKFLT"), (SIGIO, "SIGIO"),
+]
