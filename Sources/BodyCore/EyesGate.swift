@@ -29,6 +29,8 @@ public struct EyesGate: Equatable, Sendable {
     public private(set) var opened: Bool = false
     /// When the push that opened it came (monotonic).
     public private(set) var openedAt: Double?
+    /// The opening's five minutes ended on an unsynchronised clock: said until a fresh opening or a close.
+    public private(set) var tapEnded = false
     public private(set) var askedAt: Double?
     public private(set) var verdict: Verdict = .stop(why: "the eyes gate is closed")
     /// Set when the device went away; cleared by the next opening.
@@ -49,9 +51,11 @@ public struct EyesGate: Equatable, Sendable {
                 opened = true
                 openedAt = now.mono
                 deviceGone = nil
+                tapEnded = false
             }
         } else {
             opened = false
+            tapEnded = false
         }
         if eyes.open, justAsked { askedAt = nil }
         lastOpen = eyes.open
@@ -82,6 +86,11 @@ public struct EyesGate: Equatable, Sendable {
         }
         if !now.synchronised, opened, let at = openedAt, now.mono >= at + House.tapFor {
             opened = false
+            tapEnded = true
+        }
+        // Said for as long as it is so, not only at the tick it happened (the
+        // status read a moment later must not say "already open" instead).
+        if tapEnded {
             verdict = .stop(why: Self.tapOver)
             return
         }

@@ -38,9 +38,11 @@ struct EyesGateClockTests {
         gate.tick(eyes, at: lagging(401))
         #expect(gate.verdict == .stop(why: EyesGate.tapOver))
         #expect(gate.tapEnds == nil)
-        // The same gate pushed again is no fresh opening.
+        gate.tick(eyes, at: lagging(401.5))
+        #expect(gate.verdict == .stop(why: EyesGate.tapOver), "still said at the next tick, not 'already open'")
+        // The same gate pushed again is no fresh opening, and says why it stopped.
         gate.adopt(eyes, at: lagging(402))
-        #expect(!gate.verdict.runs)
+        #expect(gate.verdict == .stop(why: EyesGate.tapOver))
         // A fresh tap runs again, for its own five minutes.
         gate.adopt(closed, at: lagging(500))
         gate.adopt(tapped(until: 800), at: lagging(501))
