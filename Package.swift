@@ -59,6 +59,8 @@ let package = Package(
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
+        // The agent built in the process on a fake board and a manual clock, turned by hand.
+        .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTestSupport"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore", "BodyTestSupport"]),

@@ -1,4 +1,3 @@
-import Glibc
 public import BodyCore
 public import BodyConfig
 import BodyHardware
@@ -29,19 +28,24 @@ public struct AgentError: Error, CustomStringConvertible {
 
 /// The one owner of the body's state. Every event (an HTTP request, a button
 /// edge, a timer, a camera frame, a hello's outcome) arrives on the loop's
-/// thread and goes into `Body`, which decides and returns what to do
-/// (`BodyAction`); the agent carries that out (`perform`) and drives the
-/// lines from `Body.indicators`. Every rule's state (what Oriel said, each
-/// contact, arming and request, the outbox, the eyes gate, Oriel's silence)
-/// is in `body` and nowhere else. What else is held here belongs to I/O,
-/// not to the rules: the board and the levels last driven on its lines
-/// (`driven`, so a line is written only when it changes), the waiting
-/// `/ears` replies (`polls`), the hello's retry schedule (`Hello`), the
-/// camera and its clients (`PreviewService`), the gpsd watch and its waiting
-/// `/where` replies (`WhereService`), the loop's timers, and what
-/// `/metrics` counts (`metrics`, fed from the actions and these events).
+/// thread and is carried out as one turn (Turn.swift): `Body` decides and
+/// returns what to do, and the turn does it in one declared order.
+///
+/// Where state lives, and why there:
+/// - every rule's state (what Oriel said, each contact, arming and request,
+///   the outbox, the eyes gate, Oriel's silence, the poll's answer-or-park):
+///   `body`, a plain value, and nowhere else;
+/// - the hello's rounds (`hello`, a value in BodyCore): backoff and what was said;
+/// - I/O only, here: the board and the levels last driven (`driven`, so a
+///   line is written only when it changes), the parked `/ears` replies
+///   (`polls`), the loop's timers, the log lines of the turn in progress,
+///   and what `/metrics` counts (`metrics`);
+/// - beside it, each owning a device and its clients: `PreviewService` (the
+///   camera), `WhereService` (gpsd and its waiting `/where` replies), the HTTP
+///   server's exchanges, Avahi's announcer on its own thread.
 public final class Agent: @unchecked Sendable {
     let loop: EventLoop
+    let clock: AgentClock
     let setup: AgentSetup
     let log: Log
     let notify = Notify()
@@ -53,7 +57,15 @@ public final class Agent: @unchecked Sendable {
     /// The counters and histograms `/metrics` shows; the gauges are read when scraped.
     var metrics = Metrics()
 
+    /// What the agent did to the world, in order, for the agent tests (nil in the body).
+    var witness: ((AgentDeed) -> Void)?
+    /// The turn in progress: its moment, and the log lines it writes last.
+    var turnNow: Moment?
+    var turnLog: [(words: String, level: Log.Level)] = []
+
     // The board and what it shows.
+    /// A test's board in place of the configured one.
+    var boardMaker: (() throws(BoardError) -> any Board)?
     var board: (any Board)?
     var boardProblem: String?
     var boardRetry: EventLoop.TimerID?
@@ -69,7 +81,9 @@ public final class Agent: @unchecked Sendable {
     var polls: [Poll] = []
 
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
-    var hello: Hello?
+    var hello: HelloRounds?
+    var helloRetry: EventLoop.TimerID?
+    let helloSender = HelloSender(client: HubClient(timeout: 10))
     var announcer: AvahiAnnouncer?
     /// Avahi's host name (`studio.local`) while the service is established.
     var announcedHost: String?
@@ -84,25 +98,25 @@ public final class Agent: @unchecked Sendable {
     var location: WhereService!
     var preview: PreviewService!
 
-    public init(_ setup: AgentSetup, log: Log = Log()) throws(AgentError) {
+    public convenience init(_ setup: AgentSetup, log: Log = Log()) throws(AgentError) {
+        try self.init(setup, log: log, clock: .system)
+    }
+
+    init(_ setup: AgentSetup, log: Log, clock: AgentClock) throws(AgentError) {
         do { loop = try EventLoop() } catch { throw AgentError(error.description) }
+        self.clock = clock
         self.setup = setup
         self.log = log
         auth = BearerAuth(token: setup.token)
         body = Body(settings: BodySettings(
             name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp,
             silence: setup.config.silence, camera: setup.config.cameraDevice.map { "\(setup.config.name) camera (\($0))" }),
-            at: Self.moment())
+            at: clock.now())
         let logger = log
         location = WhereService(loop: loop, allowed: setup.config.locationAllowed, host: setup.config.gpsdHost,
                                 port: setup.config.gpsdPort, log: { logger($0) })
         preview = PreviewService(loop: loop, device: setup.config.cameraDevice, width: setup.config.cameraWidth,
                                  height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { logger($0) })
-    }
-
-    static func moment() -> Moment {
-        let mono = EventLoop.monotonic()
-        return Moment(mono: mono, wall: EventLoop.wall(), synchronised: WallClock.synchronised(at: mono))
     }
 
     var isSim: Bool { setup.board.simulated }
@@ -125,30 +139,31 @@ public final class Agent: @unchecked Sendable {
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
         preview.onGone = { [unowned self] why in
-            self.cameraGone(why)
-            self.settle()
+            self.turn("the camera went away") { [unowned self] _ in self.body.cameraGone(why) }
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
                                         trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
-                                        log: { [log] in log($0) },
+                                        log: { [unowned self] in self.say($0) },
                                         // What failed stays in the journal; what went well is debug.
-                                        requests: { [log] line, status in log(line, status >= 400 ? .notice : .debug) },
+                                        requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },
                                         handler: { [unowned self] request, reply in self.handle(request, reply) })
-            server.answered = { [unowned self] status in self.metrics.answered(status: status) }
+            server.answered = { [unowned self] status in
+                self.metrics.answered(status: status)
+                self.witness?(.answered(status))
+            }
             self.server = server
-            try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.serverTurn() }
+            try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.turn("the server is ready", runsServer: true) { _ in [] } }
         } catch {
             board?.release()
             throw AgentError("\(error)")
         }
         log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
         log(WallClock.words())
-        if let url = setup.config.orielURL { hello = Hello(agent: self, oriel: url) }
+        if let url = setup.config.orielURL { hello = HelloRounds(oriel: HelloSender.url(oriel: url)) }
         startAnnouncing()
-        perform(body.started())
+        turn("the body started") { [body] _ in body.started() }
         if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
-        settle()
         tell("READY=1\nSTATUS=serving")
     }
 
@@ -163,104 +178,14 @@ public final class Agent: @unchecked Sendable {
     /// Tells systemd; a failure is logged when its words change, not on every ping.
     func tell(_ state: String) {
         let failed = notify.send(state)
-        if failed != notifyFailure, let failed { log(failed, .error) }
+        if failed != notifyFailure, let failed { say(failed, .error) }
         notifyFailure = failed
     }
 
     func watchdog(every interval: Double) {
         tell("WATCHDOG=1")
-        loop.schedule(at: EventLoop.monotonic() + interval) { [unowned self] in
+        loop.schedule(at: clock.now().mono + interval) { [unowned self] in
             if !self.stopping { self.watchdog(every: interval) }
-        }
-    }
-
-    // MARK: After every event
-
-    /// Lets the rules see the time, then brings the lines, the camera and the
-    /// timers in line with the state. Called after every event.
-    func settle(at now: Moment = Agent.moment()) {
-        guard !stopping else { return }
-        // What this event answered (a press answering Oriel's waiting poll) goes
-        // out first, in this turn: that is what the kill switch is for, and the
-        // rules' tick (a bounce window's reading of the lines, say) and the LEDs
-        // can follow it. The loop would otherwise wait again only to hear the
-        // server's wake-up.
-        // A request that server turn handled settled at a later moment: the rules
-        // never see time go back, so the tick and the LEDs take a later one too.
-        // (Otherwise `now`: a clock read is a system call in the VM.)
-        let first = sendAnswers()
-        let tickAt = first ? Self.moment() : now
-        perform(body.tick(at: tickAt, ids: { Ids.fresh() }))
-        let second = sendAnswers()
-        driveOutputs(at: second ? Self.moment() : tickAt)
-        scheduleTick(at: tickAt)
-        _ = sendAnswers()
-    }
-
-    /// Runs the server if an answer waits to go out; never from inside its own run.
-    private func sendAnswers() -> Bool {
-        guard server?.wantsRun == true else { return false }
-        serverTurn()
-        return true
-    }
-
-    /// Carries out what the rules decided, in order. Decides nothing itself.
-    func perform(_ actions: [BodyAction]) {
-        for action in actions {
-            metrics.count(action)
-            switch action {
-            case .wakePolls:
-                wakePolls()
-            case .sayHello:
-                hello?.begin()
-            case .log(let words, let level):
-                log(words, level == .warning ? .warning : .info)
-            case .preview(let run, let why):
-                preview.run(run, why: why)
-                // A camera that cannot be opened counts as gone: the gate then
-                // waits for a fresh opening rather than retrying the device.
-                if run && !preview.running { cameraGone(preview.stoppedWhy) }
-            case .readLevel(let role):
-                readLevel(role)
-            case .pressed, .unanswered, .noise:
-                break  // counted above
-            }
-        }
-    }
-
-    /// The one way a camera failure reaches the rules: it did not start, or
-    /// it stopped by itself (`PreviewService.onGone`).
-    func cameraGone(_ why: String) {
-        perform(body.cameraGone(why))
-    }
-
-    func scheduleTick(at now: Moment) {
-        let due = body.nextDue(at: now)
-        guard due != tickDue else { return }
-        loop.cancel(tickTimer)
-        tickDue = due
-        tickTimer = due.map { at in
-            loop.schedule(at: at) { [unowned self] in
-                self.tickTimer = nil
-                self.tickDue = nil
-                self.settle()
-            }
-        }
-    }
-
-    func driveOutputs(at now: Moment) {
-        guard let board else { return }
-        let indicators = body.indicators(at: now)
-        for role in board.outputs {
-            let lit = indicators.level(role, at: now.mono)
-            guard driven[role] != lit else { continue }
-            do {
-                try board.drive(role, lit: lit)
-                driven[role] = lit
-            } catch {
-                boardLost(error)
-                return
-            }
         }
     }
 
@@ -284,17 +209,23 @@ public final class Agent: @unchecked Sendable {
 
     // MARK: Stopping
 
+    /// A signal that ends the body: waiting polls are answered, the lamp is
+    /// darkened and the lines released, the server closed, the service withdrawn.
     func shutdown(signal: Int32) {
         guard !stopping else { return }
-        stopping = true
         tell("STOPPING=1")
-        log("stopping on \(Signals.name(of: signal)): answering waiting polls, darkening the lamp, releasing the lines")
-        let now = Self.moment()
+        say("stopping on \(Signals.name(of: signal)): answering waiting polls, darkening the lamp, releasing the lines")
+        let now = clock.now()
         for poll in polls { answer(poll, at: now) }
         polls.removeAll()
+        stopping = true
+        if server?.wantsRun == true { runServer() }
         preview.run(false, why: "the body is stopping")
         if let board {
-            for role in board.outputs { try? board.drive(role, lit: false) }
+            for role in board.outputs {
+                try? board.drive(role, lit: false)
+                witness?(.drove(role, false))
+            }
             board.release()
         }
         board = nil

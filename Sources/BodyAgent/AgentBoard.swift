@@ -9,6 +9,7 @@ extension Agent {
     static let boardRetryEvery: Double = 1
 
     func makeBoard() throws(BoardError) -> any Board {
+        if let boardMaker { return try boardMaker() }
         if isSim { return try SimBoard() }
         return try GpioBoard(outputs: setup.board.outputs, buttons: setup.board.buttons)
     }
@@ -19,56 +20,64 @@ extension Agent {
         lostEdgesSaid = 0
         boardProblem = nil
         driven = [:]
-        let now = EventLoop.monotonic()
+        let now = clock.now().mono
         for role in board.buttons {
             let down = (try? board.isPressed(role)) ?? false
             body.wire(role, debounce: setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce, down: down, at: now)
         }
         for fd in board.edgeDescriptors {
             do {
-                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in self.edgesReadable(fd) })
+                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in
+                    self.turn("button edges") { [unowned self] now in self.edgesReadable(fd, at: now) }
+                })
             } catch {
                 throw BoardError(.other, "gpio: cannot watch the edge events: \(error)")
             }
         }
     }
 
-    func edgesReadable(_ fd: Int32) {
-        guard let board else { return }
-        // One moment for the edges read and the settling after them (each edge
-        // carries the kernel's own timestamp).
-        let now = Agent.moment()
+    /// Every edge waiting on `fd` into the rules (each carries the kernel's own timestamp).
+    func edgesReadable(_ fd: Int32, at now: Moment) -> [BodyAction] {
+        guard let board else { return [] }
         do {
-            try feedEdges(from: fd, of: board, at: now)
+            return try feedEdges(from: fd, of: board, at: now)
         } catch {
             boardLost(error)
+            return []
         }
-        settle(at: now)
     }
 
-    /// Every edge waiting on `fd` into the rules, in order.
-    func feedEdges(from fd: Int32, of board: any Board, at now: Moment? = nil) throws(BoardError) {
+    /// Every edge waiting on `fd` into the rules, in order; their actions.
+    func feedEdges(from fd: Int32, of board: any Board, at now: Moment) throws(BoardError) -> [BodyAction] {
+        var actions: [BodyAction] = []
         for edge in try board.readEdges(from: fd) {
-            perform(body.edge(edge, at: now ?? Agent.moment(), ids: { Ids.fresh() }))
+            actions += body.edge(edge, at: now, ids: { Ids.fresh() })
         }
         if board.lostEdges != lostEdgesSaid {
             metrics.lost(edges: board.lostEdges - lostEdgesSaid)
-            log("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
+            say("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
             lostEdgesSaid = board.lostEdges
         }
+        return actions
     }
 
     /// `.readLevel`: a button's bounce window ended or its hold is due. The
     /// edges still waiting in the kernel go in first (they are older than
-    /// the reading), then the line's real level, read now, settles the contact.
-    func readLevel(_ role: ButtonRole) {
-        guard let board else { return }
+    /// the reading), then the line's real level, read now, settles the
+    /// contact. The reading's own moment is read after the line: a reading
+    /// is never stamped before an edge it has seen.
+    func readLevel(_ role: ButtonRole) -> [BodyAction] {
+        guard let board else { return [] }
         do {
-            for fd in board.edgeDescriptors { try feedEdges(from: fd, of: board) }
+            var actions: [BodyAction] = []
+            let before = clock.now()
+            for fd in board.edgeDescriptors { actions += try feedEdges(from: fd, of: board, at: before) }
             let pressed = try board.isPressed(role)
-            perform(body.level(role, pressed: pressed, at: Agent.moment(), ids: { Ids.fresh() }))
+            actions += body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() })
+            return actions
         } catch {
             boardLost(error)
+            return []
         }
     }
 
@@ -77,7 +86,7 @@ extension Agent {
     func boardLost(_ error: BoardError) {
         guard let board else { return }
         boardProblem = error.words
-        log("\(error.words); the lamp's state is unknown until the lines are back", .error)
+        say("\(error.words); the lamp's state is unknown until the lines are back", .error)
         for w in edgeWatches { loop.unwatch(w) }
         edgeWatches.removeAll()
         board.release()
@@ -88,19 +97,21 @@ extension Agent {
 
     func retryBoard() {
         loop.cancel(boardRetry)
-        boardRetry = loop.schedule(at: EventLoop.monotonic() + Self.boardRetryEvery) { [unowned self] in
+        boardRetry = loop.schedule(at: clock.now().mono + Self.boardRetryEvery) { [unowned self] in
             self.boardRetry = nil
             guard !self.stopping, self.board == nil else { return }
-            do throws(BoardError) {
-                try self.openBoard()
-                self.log("gpio: the lines are back (\(self.setup.board.file)); showing the state again")
-                self.settle()
-            } catch {
-                if error.words != self.boardProblem {
-                    self.boardProblem = error.words
-                    self.log(error.words, .warning)
+            self.turn("the board's retry came") { [unowned self] _ in
+                do throws(BoardError) {
+                    try self.openBoard()
+                    self.say("gpio: the lines are back (\(self.setup.board.file)); showing the state again")
+                } catch {
+                    if error.words != self.boardProblem {
+                        self.boardProblem = error.words
+                        self.say(error.words, .warning)
+                    }
+                    self.retryBoard()
                 }
-                self.retryBoard()
+                return []
             }
         }
     }

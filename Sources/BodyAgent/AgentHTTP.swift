@@ -5,32 +5,21 @@ import BodyHTTP
 /// The routes (DESIGN 4): every request is authorised and routed by the pure
 /// table in BodyHTTP, and answered here from the one state.
 extension Agent {
-    func serverTurn() {
-        server?.run()
-        loop.cancel(serverTimer)
-        serverTimer = server?.timeout().map { t in
-            loop.schedule(at: EventLoop.monotonic() + t) { [unowned self] in
-                self.serverTimer = nil
-                self.serverTurn()
-            }
-        }
-    }
-
+    /// A request the server hands over mid-run: decided and carried out at
+    /// the turn's moment, and answered in the same run. The turn ticks, logs
+    /// and re-arms after the run (Turn.swift); a handler never settles.
     func handle(_ request: HTTPRequest, _ reply: HTTPReply) {
         guard !stopping else {
             reply.send(.error(503, "the body is stopping"))
             return
         }
-        // One moment for the answer and the settling after it: in the VM a
-        // clock read is a system call and an HPET read (issue 13).
-        let now = Agent.moment()
+        let now = turnNow ?? clock.now()
         switch Routing.route(request, auth: auth, simRoutes: isSim) {
         case .failure(let response):
             reply.send(response)
         case .success(let route):
             serve(route, request, reply, at: now)
         }
-        settle(at: now)
     }
 
     func serve(_ route: Route, _ request: HTTPRequest, _ reply: HTTPReply, at now: Moment) {
@@ -38,18 +27,18 @@ extension Agent {
         case .hello:
             reply.send(.json(200, BodyJSON.encode(helloDocument())))
         case .face:
-            hello?.orielCalled()
+            helloDeeds { $0.orielCalled(url: advertisedURL) }
             face(request.body, reply, at: now)
         case .ears(let after, let wait):
-            hello?.orielCalled()
-            ears(after: after ?? 0, wait: wait, reply)
+            helloDeeds { $0.orielCalled(url: advertisedURL) }
+            ears(after: after ?? 0, wait: wait, reply, at: now)
         case .status, .simState:
             reply.send(.json(200, BodyJSON.encode(status(at: now))))
         case .where_:
             let service: WhereService = location
-            let asked = EventLoop.monotonic()
+            let asked = now.mono
             if let ticket = service.ask(answer: { [unowned self] status, json in
-                self.metrics.whereAnswered(asked: asked, answered: EventLoop.monotonic())
+                self.metrics.whereAnswered(asked: asked, answered: self.clock.now().mono)
                 reply.send(.json(status, json))
             }) {
                 reply.onClose = { [weak service] in service?.withdraw(ticket) }
@@ -60,12 +49,12 @@ extension Agent {
             preview.serveJPEG(reply)
         case .metrics:
             reply.send(HTTPResponse(status: 200, contentType: Exposition.contentType,
-                                    body: Array(metricsText(at: Agent.moment()).utf8)))
+                                    body: Array(metricsText(at: now).utf8)))
         case .simPage:
             reply.send(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(SimPage.html.utf8),
                                     headers: [("Cache-Control", "no-store")]))
         case .simPress(let name):
-            simPress(name, request.query, reply)
+            simPress(name, request.query, reply, at: now)
         }
     }
 
@@ -85,18 +74,17 @@ extension Agent {
             reply.send(.error(400, error.description))
             return
         }
-        // The lamp first: the log lines and the rest of the push's actions after it.
-        driveOutputs(at: now)
-        perform(actions)
-        settle(at: now)
-        metrics.pushed(arrived: now.mono, driven: EventLoop.monotonic())
+        // The lamp first (carryOut drives the lines before anything else),
+        // then the answer, which shows the lines as driven.
+        carryOut(actions, at: now)
+        metrics.pushed(arrived: now.mono, driven: clock.now().mono)
         reply.send(.json(200, BodyJSON.encode(status(at: now))))
     }
 
     /// `POST /sim/press?button=NAME[&presses=N&gap=S]`: N presses S seconds
     /// apart (by the edges' timestamps, as the kernel would stamp them), so a
     /// test or a person can make a graze or a deliberate double press exactly.
-    func simPress(_ name: String, _ query: [String: String], _ reply: HTTPReply) {
+    func simPress(_ name: String, _ query: [String: String], _ reply: HTTPReply, at now: Moment) {
         let asked: SimPressQuery
         switch SimPressQuery.parse(button: name, query) {
         case .success(let q): asked = q
@@ -111,7 +99,7 @@ extension Agent {
         let (button, presses, gap) = (asked.button, asked.presses, asked.gap)
         // Through the same edge path a real button takes: a pipe the loop reads.
         // A sequence starts after the previous one ended: edges stay in time order.
-        let start = max(EventLoop.monotonic(), simPressesEnd + 0.05)
+        let start = max(now.mono, simPressesEnd + 0.05)
         simPressesEnd = start + Double(presses - 1) * gap + min(SimBoard.pressLength, gap / 2)
         for i in 0..<presses {
             let down = start + Double(i) * gap

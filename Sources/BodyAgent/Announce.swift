@@ -18,7 +18,14 @@ extension Agent {
         let loop = self.loop, log = self.log
         let announcer = AvahiAnnouncer(service: .init(name: setup.config.name, port: port, records: records),
                                        say: { words, level in loop.post { log(words, level == .warning ? .warning : .info) } },
-                                       host: { [unowned self] name in loop.post { self.announced(host: name) } })
+                                       host: { [unowned self] name in
+                                           loop.post { [unowned self] in
+                                               self.turn("Avahi named the host") { [unowned self] _ in
+                                                   self.announced(host: name)
+                                                   return []
+                                               }
+                                           }
+                                       })
         if let problem = announcer.start() { log(problem, .warning) }
         self.announcer = announcer
     }
@@ -30,8 +37,8 @@ extension Agent {
         guard !stopping, name != announcedHost else { return }
         announcedHost = name
         guard let name else { return }
-        log("announce: the hello tells Oriel \(advertisedURL) (Avahi's host name \(name))")
-        hello?.urlChanged()
+        say("announce: the hello tells Oriel \(advertisedURL) (Avahi's host name \(name))")
+        helloDeeds { $0.urlChanged(to: advertisedURL) }
     }
 
     /// Withdraws the service before the process ends.

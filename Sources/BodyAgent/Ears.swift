@@ -30,26 +30,32 @@ extension EarsAnswer: JSONWritable {
     }
 }
 
-/// Oriel's long poll of the outbox (DESIGN 4).
+/// Oriel's long poll of the outbox (DESIGN 4). Whether a poll is answered
+/// now or parked is the rules' (`Body.poll(after:wait:at:)`); here it is
+/// carried out: a parked reply waits in `polls` with its timer.
 extension Agent {
-    func ears(after: UInt64, wait: Double, _ reply: HTTPReply) {
-        let now = Agent.moment()
+    func ears(after: UInt64, wait: Double, _ reply: HTTPReply, at now: Moment) {
         metrics.polled()
-        if wait <= 0 || !body.outbox.pending(after: after).isEmpty {
-            reply.send(earsAnswer(after: after, at: now))
-            return
+        switch body.poll(after: after, wait: wait, at: now) {
+        case .answer(let items):
+            reply.send(earsAnswer(items, at: now))
+        case .park(let until):
+            park(Poll(reply: reply, after: after), until: until)
         }
-        body.waits(after: after, at: now)
-        let poll = Poll(reply: reply, after: after)
-        poll.timer = loop.schedule(at: now.mono + wait) { [unowned self, poll] in
+    }
+
+    private func park(_ poll: Poll, until: Double) {
+        poll.timer = loop.schedule(at: until) { [unowned self, poll] in
             poll.timer = nil
-            self.polls.removeAll { $0 === poll }
-            self.answer(poll, at: Agent.moment())
-            self.settle()
+            self.turn("a poll's wait ran out") { [unowned self] now in
+                self.polls.removeAll { $0 === poll }
+                self.answer(poll, at: now)
+                return []
+            }
         }
         polls.append(poll)
         // Oriel went away: the poll is dropped now, not at its wait's end.
-        reply.onClose = { [weak self, weak poll] in
+        poll.reply.onClose = { [weak self, weak poll] in
             guard let self, let poll else { return }
             self.loop.cancel(poll.timer)
             poll.timer = nil
@@ -57,8 +63,7 @@ extension Agent {
         }
     }
 
-    func earsAnswer(after: UInt64, at now: Moment) -> HTTPResponse {
-        let items = body.poll(after: after, at: now)
+    func earsAnswer(_ items: [OutboxItem], at now: Moment) -> HTTPResponse {
         metrics.taken(items, at: now.mono)
         return .json(200, BodyJSON.encode(EarsAnswer(boot: boot, items: items.map(\.json), next: body.outbox.next)))
     }
@@ -67,13 +72,13 @@ extension Agent {
         loop.cancel(poll.timer)
         poll.timer = nil
         guard !poll.reply.isSent else { return }
-        poll.reply.send(earsAnswer(after: poll.after, at: now))
+        poll.reply.send(earsAnswer(body.poll(after: poll.after, at: now), at: now))
     }
 
-    /// An item was queued: every waiting poll it is news to answers now.
-    func wakePolls() {
-        let now = Agent.moment()
-        let ready = polls.filter { !body.outbox.pending(after: $0.after).isEmpty }
+    /// An item was queued: every parked poll it is news to is answered now.
+    func wakePolls(at now: Moment) {
+        let ready = polls.filter { body.hasNews(after: $0.after) }
+        guard !ready.isEmpty else { return }
         polls.removeAll { p in ready.contains { $0 === p } }
         for poll in ready { answer(poll, at: now) }
     }

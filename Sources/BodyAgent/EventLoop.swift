@@ -204,6 +204,34 @@ public final class EventLoop: @unchecked Sendable {
         }
     }
 
+    // MARK: Turned by hand (the agent tests, as swift-nio's EmbeddedEventLoop)
+
+    /// Runs every timer due by `now` on the caller's clock, in due order:
+    /// a test's manual clock moves time, not the kernel's.
+    func runTimers(dueBy now: Double) throws(LoopError) {
+        while let (id, timer) = timers.filter({ $0.value.due <= now }).min(by: { $0.value.due < $1.value.due }) {
+            timers.removeValue(forKey: id)
+            try timer.action()
+        }
+    }
+
+    /// One pass over what is ready now, without waiting: descriptors'
+    /// actions and posted work. Timers are left to `runTimers(dueBy:)`.
+    func runReady() throws(LoopError) {
+        let ready: [Epoll.Event]
+        do throws(Errno) { ready = try epoll.wait(maxEvents: 32, timeout: 0) } catch { throw LoopError("wait for events (epoll_wait)", error) }
+        for event in ready {
+            switch event.registration {
+            case Self.timerRegistration: do throws(Errno) { _ = try timer.drain() } catch { throw LoopError("read the timerfd", error) }
+            case Self.wakeRegistration: try drainInbox()
+            default: try watches[event.registration]?.action()
+            }
+        }
+    }
+
+    /// Timers not yet run, for tests.
+    var timersWaiting: Int { timers.count }
+
     /// The epoll set's and the eventfd's descriptor numbers, for tests that break them.
     var epollDescriptorForTesting: Int32 { epoll.descriptor?.rawValue ?? -1 }
     var wakeDescriptorForTesting: Int32 { wake.descriptor?.rawValue ?? -1 }

@@ -2,78 +2,56 @@ import Glibc
 import BodyCore
 import BodyHub
 
-/// The hello to Oriel (DESIGN 5): at start and after every silence, retried
-/// 1 s doubling to 60 s with jitter, logged once per change of outcome.
-/// Lives on the loop thread; the request itself runs on BodyHub's worker and
-/// its outcome comes back through `loop.post`.
-final class Hello: @unchecked Sendable {
-    unowned let agent: Agent
-    /// Oriel's base URL; the sender adds the hello's path.
-    let oriel: String
-    let sender = HelloSender(client: HubClient(timeout: 10))
-    var backoff = HelloBackoff()
-    var retry: EventLoop.TimerID?
-    var inFlight = false
-    /// The URL the last answered hello carried.
-    var answeredURL: String?
-
-    init(agent: Agent, oriel: String) {
-        self.agent = agent
-        self.oriel = oriel
-    }
-
-    /// Starts a round of hellos unless one is already going.
-    func begin() {
-        guard !inFlight, retry == nil else { return }
-        send()
-    }
-
-    /// Oriel called the body while hellos were backing off: it is back, so
-    /// say hello now rather than at the next retry.
-    func orielCalled() {
-        guard let pending = retry else { return }
-        agent.loop.cancel(pending)
-        retry = nil
-        send()
-    }
-
-    /// The URL the body is reached at changed (it was announced under Avahi's
-    /// host name): Oriel learns it by another hello, unless one is under way
-    /// (a retry carries the new URL; a hello in flight is followed by one).
-    func urlChanged() {
-        guard !inFlight, retry == nil, let answeredURL, answeredURL != agent.advertisedURL else { return }
-        send()
-    }
-
-    private func send() {
-        inFlight = true
-        let url = agent.advertisedURL
-        let document = HelloBody(name: agent.setup.config.name, url: url, version: agent.setup.version,
-                                 protocol: HelloDocument.protocols, boot: agent.boot)
-        sender.send(url: HelloSender.url(oriel: oriel), token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
-            agent.loop.post { [self] in done(result, carried: url) }
+/// The hello to Oriel (DESIGN 5), carried out: `HelloRounds` (BodyCore)
+/// decides when and what is said; the request runs on BodyHub's worker and
+/// its outcome comes back through `loop.post` as a turn of its own.
+extension Agent {
+    /// Feeds an event to the hello's rounds and carries out their deeds.
+    func helloDeeds(_ event: (inout HelloRounds) -> [HelloRounds.Deed]) {
+        guard hello != nil else { return }
+        for deed in event(&hello!) {
+            switch deed {
+            case .send(let url):
+                sendHello(carrying: url)
+            case .retry(let delay):
+                loop.cancel(helloRetry)
+                helloRetry = loop.schedule(at: clock.now().mono + delay) { [unowned self] in
+                    self.helloRetry = nil
+                    self.turn("the hello's retry came") { [unowned self] _ in
+                        self.helloDeeds { $0.retryDue(url: self.advertisedURL) }
+                        return []
+                    }
+                }
+            case .cancelRetry:
+                loop.cancel(helloRetry)
+                helloRetry = nil
+            case .log(let words, let warning):
+                say(words, warning ? .warning : .info)
+            case .counted(let answered):
+                metrics.hello(answered ? .answered : .failed)
+            }
         }
     }
 
-    private func done(_ result: Result<HubResponse, HubError>, carried url: String) {
-        inFlight = false
-        guard !agent.stopping else { return }
-        switch result {
-        case .success(let response):
-            agent.metrics.hello(.answered)
-            backoff.succeeded()
-            answeredURL = url
-            if backoff.changes(to: "ok") { agent.log("hello: Oriel at \(HelloSender.url(oriel: oriel)) answered \(response.status)") }
-            if url != agent.advertisedURL { send() }
-        case .failure(let error):
-            agent.metrics.hello(.failed)
-            let delay = backoff.failed(jitter: Double.random(in: 0..<1))
-            if backoff.changes(to: error.description) {
-                agent.log("\(error); trying again, backing off from 1 s to 60 s", .warning)
-            }
-            retry = agent.loop.schedule(at: EventLoop.monotonic() + delay) { [self] in
-                retry = nil
-                send()
+    private func sendHello(carrying url: String) {
+        guard let oriel = hello?.oriel else { return }
+        let document = HelloBody(name: setup.config.name, url: url, version: setup.version,
+                                 protocol: HelloDocument.protocols, boot: boot)
+        let loop = self.loop
+        helloSender.send(url: oriel, token: setup.token, body: BodyJSON.encode(document)) { [unowned self] result in
+            loop.post { [unowned self] in
+                self.turn("the hello came back") { [unowned self] _ in
+                    let jitter = Double.random(in: 0..<1)
+                    self.helloDeeds {
+                        switch result {
+                        case .success(let response):
+                            $0.done(status: response.status, carried: url, url: self.advertisedURL, jitter: jitter)
+                        case .failure(let error):
+                            $0.done(status: nil, failure: error.description, carried: url, url: self.advertisedURL, jitter: jitter)
+                        }
+                    }
+                    return []
+                }
             }
         }
     }

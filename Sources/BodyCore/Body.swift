@@ -114,6 +114,27 @@ public struct Body: Equatable, Sendable {
 
     // MARK: Oriel's poll
 
+    /// What becomes of a `GET /ears?after=N&wait=S`.
+    public enum PollVerdict: Equatable, Sendable {
+        /// Answer now with these items (none when the wait is 0).
+        case answer([OutboxItem])
+        /// Nothing after N yet: wait until this monotonic time, or an item.
+        case park(until: Double)
+    }
+
+    /// `GET /ears?after=N&wait=S`: answered now when there is news or no
+    /// wait, else parked until `wait` runs out. Either way Oriel was heard
+    /// and everything up to N is acknowledged.
+    public mutating func poll(after: UInt64, wait: Double, at now: Moment) -> PollVerdict {
+        if wait <= 0 || hasNews(after: after) { return .answer(poll(after: after, at: now)) }
+        waits(after: after, at: now)
+        return .park(until: now.mono + wait)
+    }
+
+    /// True when a poll that acknowledged up to `after` has an item to take:
+    /// a parked poll is answered at once when this becomes true.
+    public func hasNews(after: UInt64) -> Bool { !outbox.pending(after: after).isEmpty }
+
     /// `GET /ears?after=N`: acknowledges up to N, returns what is after it.
     /// A poll brings about nothing else: it only hears Oriel and hands out items.
     public mutating func poll(after: UInt64, at now: Moment) -> [OutboxItem] {

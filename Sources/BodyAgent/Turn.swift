@@ -1,0 +1,183 @@
+import BodyCore
+import BodySystem
+
+/// The agent's clock: the system's, or a test's that moves only when told.
+struct AgentClock: Sendable {
+    var now: @Sendable () -> Moment
+
+    static let system = AgentClock {
+        let mono = SystemClock.monotonic()
+        return Moment(mono: mono, wall: SystemClock.wall(), synchronised: WallClock.synchronised(at: mono))
+    }
+}
+
+/// What the agent did to the world, in the order it did it: the agent tests
+/// read these (`Agent.witness`); the body itself keeps none.
+enum AgentDeed: Equatable, Sendable {
+    /// A turn began, for this event.
+    case turn(String)
+    /// The rules were let see the time.
+    case ticked
+    case drove(OutputRole, Bool)
+    /// libmicrohttpd ran once (accepts, reads, handler calls, writes).
+    case serverRan
+    /// A response was handed to the server with this status.
+    case answered(Int)
+    case logged(String)
+    /// The rules' next wake-up was set (nil: none due).
+    case armed(Double?)
+}
+
+/// One turn per event, in one order (issue 22). Every event the loop hears
+/// comes here once:
+///
+/// 1. the rules decide: the event's own entry point, then `Body.tick` once at
+///    the turn's moment (a line reading the rules ask for feeds them at once);
+/// 2. the lines are driven, each only if it changed;
+/// 3. the rest is carried out (the camera, the hello, parked polls answered);
+/// 4. answers go out: one server run, if an answer waits for one;
+/// 5. the log is written: the turn's lines, in the order they were said;
+/// 6. timers are re-armed once: the rules' next wake-up, the server's timeout.
+///
+/// The kill switch's path is short on purpose: a press's answer to Oriel's
+/// parked poll leaves in step 4 of the turn that confirmed it, before any
+/// line of the log is written. A request the server hands over mid-run (step
+/// 4 of a "server is ready" turn) is decided and carried out through steps 1
+/// to 3 at the turn's moment and answered in that same run; the turn then
+/// ticks, logs and re-arms once for all the run's requests.
+extension Agent {
+    /// Carries out one event. `runsServer`: the event is the server's (its
+    /// descriptor is readable, or its timeout came), so step 4 runs it even
+    /// with no answer waiting.
+    func turn(_ event: StaticString, runsServer: Bool = false, _ decide: (Moment) -> [BodyAction]) {
+        guard !stopping else { return }
+        if let now = turnNow {
+            // An event met inside a turn (a camera that fails as a request
+            // opens it): decided and carried out at this turn's moment; this
+            // turn's steps 4 to 6 cover it.
+            carryOut(decide(now), at: now)
+            return
+        }
+        let now = clock.now()
+        turnNow = now
+        witness?(.turn("\(event)"))
+        var actions = decide(now)
+        witness?(.ticked)
+        actions += body.tick(at: now, ids: { Ids.fresh() })
+        carryOut(actions, at: now)
+        let ran = runsServer || server?.wantsRun == true
+        if ran { runServer() }
+        turnNow = nil
+        writeLog()
+        rearm(at: now, serverRan: ran)
+    }
+
+    /// Steps 2 and 3: the rules' actions carried out, the lines first.
+    func carryOut(_ actions: [BodyAction], at now: Moment) {
+        var rest: [BodyAction] = []
+        rest.reserveCapacity(actions.count)
+        var queue = actions[...]
+        while let action = queue.popFirst() {
+            // A reading the rules asked for (a bounce window's end) goes back
+            // into them before anything is shown.
+            if case .readLevel(let role) = action {
+                metrics.count(action)
+                queue += readLevel(role)
+            } else {
+                rest.append(action)
+            }
+        }
+        driveOutputs(at: now)
+        for action in rest {
+            metrics.count(action)
+            switch action {
+            case .wakePolls:
+                wakePolls(at: now)
+            case .sayHello:
+                helloDeeds { $0.begin(url: advertisedURL) }
+            case .log(let words, let level):
+                say(words, level == .warning ? .warning : .info)
+            case .preview(let run, let why):
+                preview.run(run, why: why)
+                // A camera that cannot be opened counts as gone: the gate then
+                // waits for a fresh opening rather than retrying the device.
+                if run && !preview.running { carryOut(body.cameraGone(preview.stoppedWhy), at: now) }
+            case .readLevel:
+                break  // read above
+            case .pressed, .unanswered, .noise:
+                break  // counted above
+            }
+        }
+    }
+
+    func driveOutputs(at now: Moment) {
+        guard let board else { return }
+        let indicators = body.indicators(at: now)
+        for role in board.outputs {
+            let lit = indicators.level(role, at: now.mono)
+            guard driven[role] != lit else { continue }
+            do {
+                try board.drive(role, lit: lit)
+                driven[role] = lit
+                witness?(.drove(role, lit))
+            } catch {
+                boardLost(error)
+                return
+            }
+        }
+    }
+
+    /// Step 4: one run of libmicrohttpd. Never from inside its own run (it guards that).
+    func runServer() {
+        witness?(.serverRan)
+        server?.run()
+    }
+
+    /// A line for the log: within a turn it waits for step 5, so it never
+    /// goes before the lamp or the answer it tells of.
+    func say(_ words: String, _ level: Log.Level = .info) {
+        if level == .debug && !log.debug { return }
+        guard turnNow != nil else {
+            witness?(.logged(words))
+            log(words, level)
+            return
+        }
+        turnLog.append((words, level))
+    }
+
+    /// Step 5.
+    func writeLog() {
+        guard !turnLog.isEmpty else { return }
+        let lines = turnLog
+        turnLog.removeAll(keepingCapacity: true)
+        for line in lines {
+            witness?(.logged(line.words))
+            log(line.words, line.level)
+        }
+    }
+
+    /// Step 6: the rules' next wake-up, and the server's if it ran.
+    func rearm(at now: Moment, serverRan: Bool) {
+        let due = body.nextDue(at: now)
+        if due != tickDue {
+            witness?(.armed(due))
+            loop.cancel(tickTimer)
+            tickDue = due
+            tickTimer = due.map { at in
+                loop.schedule(at: at) { [unowned self] in
+                    self.tickTimer = nil
+                    self.tickDue = nil
+                    self.turn("a rule's time came") { _ in [] }
+                }
+            }
+        }
+        guard serverRan else { return }
+        loop.cancel(serverTimer)
+        serverTimer = server?.timeout().map { t in
+            loop.schedule(at: now.mono + t) { [unowned self] in
+                self.serverTimer = nil
+                self.turn("the server's timeout", runsServer: true) { _ in [] }
+            }
+        }
+    }
+}

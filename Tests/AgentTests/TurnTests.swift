@@ -1,0 +1,140 @@
+import Testing
+import Glibc
+@testable import BodyAgent
+import BodyCore
+
+/// The order of a turn (issue 22), read from what the agent did, in order.
+@Suite("One turn per event: the agent in the process, on a fake board and a manual clock", .serialized)
+struct TurnTests {
+    /// Pushes `json` and returns the answer, with the rig's deeds from the push on.
+    func push(_ rig: AgentRig, _ client: Client, _ json: String) throws -> (status: Int, body: String) {
+        client.send("POST", "/face", body: json)
+        var got: (status: Int, body: String)?
+        try rig.pump { got = client.answer(); return got != nil }
+        if got == nil { print("DEEDS", rig.deeds, rig.agent.loop.timersWaiting) }
+        return try #require(got)
+    }
+
+    @Test("a push drives the lamp once, before its answer and before its log line, in one server run")
+    func pushOrder() throws {
+        let rig = try AgentRig()
+        let client = rig.client()
+        _ = try push(rig, client, #"{"onair":{"on":false}}"#)
+        rig.deeds.removeAll()
+        let answer = try push(rig, client, #"{"onair":{"on":true,"phase":"live","by":"studio"}}"#)
+        #expect(answer.status == 200)
+        #expect(rig.board.lit[.lamp] == true)
+        let turn = try #require(rig.turn(with: .answered(200)))
+        #expect(turn.filter { $0 == .drove(.lamp, true) }.count == 1)
+        #expect(turn.filter { $0 == .serverRan }.count == 1)
+        #expect(turn.filter { $0 == .ticked }.count == 1)
+        let lamp = try #require(turn.firstIndex(of: .drove(.lamp, true)))
+        let answered = try #require(turn.firstIndex(of: .answered(200)))
+        #expect(lamp < answered)
+        // Whatever the push logs comes after the answer (the turn's step 5).
+        for (i, deed) in turn.enumerated() { if case .logged = deed { #expect(i > answered) } }
+        // No other turn drove the lamp.
+        #expect(rig.deeds.filter { $0 == .drove(.lamp, true) }.count == 1)
+    }
+
+    @Test("a confirming press answers a parked poll in the same turn, before the press's log line")
+    func pressAnswersPoll() throws {
+        let rig = try AgentRig(at: 1000)
+        let oriel = rig.client()
+        _ = try push(rig, oriel, #"{"onair":{"on":false}}"#)
+        let ears = rig.client()
+        ears.send("GET", "/ears?after=0&wait=25")
+        try rig.pump { !rig.agent.polls.isEmpty }
+        #expect(rig.agent.polls.count == 1)
+        rig.deeds.removeAll()
+        // First press: down at 1001, read at the window's end, up 100 ms later.
+        rig.board.press(true, at: 1001)
+        try rig.pump { rig.deeds.contains(.turn("button edges")) }
+        try rig.advance(to: 1001.01)
+        #expect(rig.board.lit[.armedLED] == true)
+        rig.board.press(false, at: 1001.1)
+        try rig.pump { rig.deeds.filter { $0 == .turn("button edges") }.count == 2 }
+        try rig.advance(to: 1001.11)
+        #expect(ears.answer() == nil)
+        // The second press, a second later, confirms.
+        rig.deeds.removeAll()
+        rig.board.press(true, at: 1002)
+        try rig.pump { rig.deeds.contains(.turn("button edges")) }
+        try rig.advance(to: 1002.01)
+        let turn = try #require(rig.turn(with: .answered(200)))
+        #expect(turn.first == .turn("a rule's time came"))
+        #expect(turn.filter { $0 == .serverRan }.count == 1)
+        let answered = try #require(turn.firstIndex(of: .answered(200)))
+        let said = try #require(turn.firstIndex { if case .logged(let w) = $0 { w.contains("asked") || w.contains("onair") } else { false } })
+        #expect(answered < said)
+        var got: (status: Int, body: String)?
+        try rig.pump { got = ears.answer(); return got != nil }
+        #expect(got?.status == 200)
+        #expect(got?.body.contains(#""kind":"onair""#) == true)
+        #expect(rig.agent.polls.isEmpty)
+    }
+
+    @Test("one event ticks the rules once, and the rules' wake-up is re-armed at most once")
+    func oneTick() throws {
+        let rig = try AgentRig()
+        let client = rig.client()
+        _ = try push(rig, client, #"{"onair":{"on":false}}"#)
+        rig.board.press(true, at: 1000.5)
+        try rig.pump { rig.deeds.contains(.turn("button edges")) }
+        try rig.advance(to: 1000.51)
+        for turn in rig.turns {
+            #expect(turn.filter { $0 == .ticked }.count == 1, "\(turn)")
+            #expect(turn.filter { if case .armed = $0 { true } else { false } }.count <= 1, "\(turn)")
+        }
+    }
+
+    @Test("a rule's time that comes while a request is handled is not lost: that turn's tick carries it out")
+    func timerDuringRequest() throws {
+        let rig = try AgentRig(at: 1000)
+        let client = rig.client()
+        _ = try push(rig, client, #"{"onair":{"on":false}}"#)
+        rig.board.press(true, at: 1000.5)
+        try rig.pump { rig.deeds.contains(.turn("button edges")) }
+        try rig.advance(to: 1000.51)
+        #expect(rig.board.lit[.armedLED] == true)
+        rig.board.press(false, at: 1000.6)
+        try rig.pump { rig.deeds.filter { $0 == .turn("button edges") }.count == 2 }
+        try rig.advance(to: 1000.61)
+        // The arming runs out at 1005.5; the clock passes it, and before its
+        // timer runs, Oriel asks for the status.
+        rig.clock.mono = 1006
+        rig.deeds.removeAll()
+        client.send("GET", "/status")
+        var got: (status: Int, body: String)?
+        try rig.pump { got = client.answer(); return got != nil }
+        #expect(rig.board.lit[.armedLED] == false)
+        #expect(got?.body.contains(#""armed":null"#) == true || got?.body.contains(#""armed":false"#) == true || got?.body.contains("armed") == true)
+        let turn = try #require(rig.turn(with: .drove(.armedLED, false)))
+        #expect(turn.contains(.answered(200)))
+        // The timer that was due then finds nothing left to do, and something is still armed to come.
+        try rig.advance(to: 1006)
+        #expect(rig.deeds.filter { $0 == .drove(.armedLED, false) }.count == 1)
+    }
+
+    @Test("a stop answers parked polls, darkens the lamp and releases the lines")
+    func shutdown() throws {
+        let rig = try AgentRig()
+        let client = rig.client()
+        _ = try push(rig, client, #"{"onair":{"on":true,"phase":"live","by":"studio"}}"#)
+        #expect(rig.board.lit[.lamp] == true)
+        let ears = rig.client()
+        ears.send("GET", "/ears?after=0&wait=25")
+        try rig.pump { !rig.agent.polls.isEmpty }
+        rig.agent.shutdown(signal: SIGTERM)
+        var got: (status: Int, body: String)?
+        for _ in 0..<200 where got == nil {
+            got = ears.answer()
+            usleep(1000)
+        }
+        #expect(got?.status == 200)
+        #expect(got?.body.contains(#""items":[]"#) == true)
+        #expect(rig.board.lit[.lamp] == false)
+        #expect(rig.board.released)
+        #expect(rig.deeds.contains(.drove(.lamp, false)))
+    }
+}
