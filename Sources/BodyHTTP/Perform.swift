@@ -99,7 +99,7 @@ extension HTTPServer {
         let request = exchange.request
         if queued == .notBuilt {
             log("http: cannot build the \(what) for \(request.method) \(request.path)")
-            return false
+            return perform(exchange.state.notQueued(), exchange)
         }
         var line = "http: \(request.method) \(request.path) \(status)"
         if let doing = request.doing { line += " doing \(doing.debugDescription)" }
@@ -113,7 +113,7 @@ extension HTTPServer {
         } else if let requests { requests(line, status) } else { log(line) }
         guard queued == .queued else {
             log("http: cannot queue the answer to \(request.method) \(request.path)")
-            return false
+            return perform(exchange.state.notQueued(), exchange)
         }
         answered?(status)
         return true
