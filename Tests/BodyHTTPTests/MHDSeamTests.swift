@@ -14,6 +14,16 @@ final class SeamLog {
 /// it hit, and leaks nothing.
 @Suite("HTTP server: libmicrohttpd's calls failing", .serialized)
 struct MHDSeamTests {
+    /// A GET on a connection of its own, on a thread of its own: its answer, or how it failed.
+    func answer(_ h: Harness, _ path: String) -> Background<Got> {
+        let port = h.server.port
+        return Background(h) { () -> Got in
+            let c = RawClient(port: port)
+            c.get(path)
+            return attempt { () throws(ClientError) in try c.answer() }
+        }
+    }
+
     func startError(_ calls: MHDCalls, port: UInt16 = 0) -> HTTPServerError? {
         do {
             _ = try HTTPServer(listen: "127.0.0.1", port: port, log: { _ in }, calls: calls, handler: { _, _ in })
@@ -68,11 +78,7 @@ struct MHDSeamTests {
             reply.send(.json(200, okBody))
         }
         let port = h.server.port
-        let client = Background(h) { () -> Got in
-            let c = RawClient(port: port)
-            c.get("/status")
-            return attempt { () throws(ClientError) in try c.answer() }
-        }
+        let client = answer(h, "/status")
         #expect(h.drive { client.isDone })
         #expect(client.value == .failure(.closed), "the client sees its connection closed, not an answer")
         #expect(h.drive(limit: 2) { h.server.live.isEmpty && heldSockets(port: port) == 0 })
@@ -81,11 +87,7 @@ struct MHDSeamTests {
         // Said once in the body's words: not "the client went away", not MHD's "internal error".
         #expect(h.logs == ["http: GET /status 200", "http: cannot queue the answer to GET /status"])
         // The server goes on: the next request gets the same words, not a crash.
-        let again = Background(h) { () -> Got in
-            let c = RawClient(port: port)
-            c.get("/status")
-            return attempt { () throws(ClientError) in try c.answer() }
-        }
+        let again = answer(h, "/status")
         #expect(h.drive { again.isDone })
         #expect(again.value == .failure(.closed))
     }
@@ -103,11 +105,7 @@ struct MHDSeamTests {
             reply.stream(contentType: "text/plain", stream)
         }
         let port = h.server.port
-        let client = Background(h) { () -> Got in
-            let c = RawClient(port: port)
-            c.get("/preview")
-            return attempt { () throws(ClientError) in try c.answer() }
-        }
+        let client = answer(h, "/preview")
         #expect(h.drive { client.isDone })
         #expect(client.value == .failure(.closed))
         #expect(h.drive(limit: 2) { h.server.live.isEmpty && heldSockets(port: port) == 0 })
@@ -174,12 +172,7 @@ struct MHDSeamTests {
         calls.timeout = { _ in nil }
         let h = try Harness(calls: calls) { _, _, reply in reply.send(.json(200, okBody)) }
         #expect(h.server.timeout() == nil)
-        let port = h.server.port
-        let client = Background(h) { () -> Got in
-            let c = RawClient(port: port)
-            c.get("/status")
-            return attempt { () throws(ClientError) in try c.answer() }
-        }
+        let client = answer(h, "/status")
         #expect(h.drive { client.isDone })
         #expect(try client.value?.get().status == 200)
     }
