@@ -1,9 +1,10 @@
-internal import CMicroHTTPD
-
 /// One request from its head to its completion: the connection, what was
 /// read, the reply its handler holds, and its `ExchangeState`. MHD's
-/// per-request context points here.
+/// per-request pointer holds it (MHDCalls). What its state asks for is
+/// carried out by the server's `perform`.
 final class Exchange {
+    /// MHD's connection; nil once MHD completed the request (or the server
+    /// stopped), so nothing is ever asked of a connection that is gone.
     private(set) var connection: OpaquePointer?
     var request: HTTPRequest
     let reply = HTTPReply()
@@ -26,43 +27,36 @@ final class Exchange {
         state = ExchangeState(maxBody: maxBody)
     }
 
-    /// The C function is `MHD_suspend_connection`.
-    func suspend() {
-        guard let connection else { return }
-        MHD_suspend_connection(connection)
-        server?.suspended(connection)
-    }
-
-    /// The C function is `MHD_resume_connection`.
-    func resume() {
-        guard let connection else { return }
-        server?.resumed(connection)
-        MHD_resume_connection(connection)
-        server?.wakeUp()
-    }
-
     /// The reply was answered or the stream offered to, elsewhere on the loop.
     func wake() {
-        if state.wake() == .resume { resume() }
+        let action = state.wake()
+        server?.perform(action, self)
     }
 
-    /// The content reader: no data yet means suspend until the next offer.
-    func readStream(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    /// What a pull of the stream gave.
+    enum StreamRead: Equatable {
+        case bytes(Int)
+        /// Nothing yet: the connection is suspended until the next offer.
+        case later
+        case end
+        /// The client is gone: MHD drops the connection.
+        case failed
+    }
+
+    /// The stream's content, pulled by MHD.
+    func readStream(into buffer: UnsafeMutableRawBufferPointer) -> StreamRead {
         guard case .streaming = state.state, let stream else {
-            return state.state == .gone ? Exchange.endWithError : Exchange.endOfStream
+            return state.state == .gone ? .failed : .end
         }
         switch stream.read(into: buffer) {
-        case .bytes(let n): return n
-        case .end: return Exchange.endOfStream
+        case .bytes(let n): return .bytes(n)
+        case .end: return .end
         case .later:
-            if state.streamEmpty() == .suspend { suspend() }
-            return 0
+            let action = state.streamEmpty()
+            server?.perform(action, self)
+            return .later
         }
     }
-
-    /// `MHD_CONTENT_READER_END_OF_STREAM` and `_END_WITH_ERROR`, cast macros Swift does not import.
-    static let endOfStream = -1
-    static let endWithError = -2
 
     /// MHD is done with it (or the server stopped): close is safe twice.
     func finish() {

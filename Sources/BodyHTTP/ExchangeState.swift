@@ -15,8 +15,9 @@ struct ExchangeState: Equatable {
         case queued
         /// A stream is queued; suspended while its producer has nothing new.
         case streaming(suspended: Bool)
-        /// The client hung up while suspended: the reply is closed and MHD
-        /// is to drop the connection when it calls again.
+        /// The client hung up while suspended (the reply is closed), or MHD
+        /// would not take the answer: MHD is to drop the connection when it
+        /// calls again.
         case gone
         /// MHD completed the request.
         case finished
@@ -162,6 +163,13 @@ struct ExchangeState: Equatable {
         default:
             return .none
         }
+    }
+
+    /// MHD would not take the answer (the server said so): it drops the
+    /// connection, and nothing more is said when it completes the request.
+    mutating func notQueued() -> Action {
+        state = .gone
+        return .refuse
     }
 
     /// The kernel says the client hung up. Only a suspended connection needs

@@ -1,9 +1,9 @@
 /// How much of the server one client may take, so Oriel always gets through
 /// (docs/decisions.md, "Oriel always gets through").
 public struct HTTPLimits: Sendable, Equatable {
-    /// Connections at once, in all (`MHD_OPTION_CONNECTION_LIMIT`).
+    /// Connections at once, in all (libmicrohttpd's connection limit).
     public var connections: Int = 128
-    /// Connections at once from one address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`):
+    /// Connections at once from one address (its per-address limit):
     /// Oriel needs about four (a long poll, a push, a status, a /where).
     public var perAddress: Int = 16
     /// Places kept free for Oriel: when more than `connections - reserve`
@@ -24,7 +24,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Seconds of silence before MHD closes any connection (a waiting long
     /// poll is suspended and not silent).
     public var idle: Int = 90
-    /// Bytes of memory MHD gives each connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`):
+    /// Bytes of memory MHD gives each connection (its connection memory limit):
     /// a request line and head must fit in it, or MHD refuses them with 414
     /// or 431 (in the body's words, MHDPages). Oriel's heads are a few hundred
     /// bytes. Just over MHD's default of 32 KiB on purpose: 0.9.75 mallocs a

@@ -63,31 +63,31 @@ final class HangupWatch {
     /// A request on this connection showed the token: no head deadline for it.
     func trust(_ connection: OpaquePointer) { watched[connection]?.trusted = true }
 
+    /// The untrusted connections waiting for a head, and since when: what the
+    /// head deadline (`Deadline`) is decided on.
+    var headsWaiting: [(OpaquePointer, Double)] {
+        watched.compactMap { connection, w in w.trusted ? nil : w.headSince.map { (connection, $0) } }
+    }
+
+    /// The connection's head is cut off: no longer watched; its socket, for shutting down.
+    func cutOff(_ connection: OpaquePointer) -> FileDescriptor? {
+        guard let w = watched[connection] else { return nil }
+        unwatch(connection)
+        suspects.remove(connection)
+        return w.socket
+    }
+
     /// The untrusted connections whose head is not whole `limit` seconds
-    /// after they began to wait for it, no longer watched, for shutting down.
+    /// after they began to wait for it, cut off, for shutting down.
     func overdue(limit: Double) -> [FileDescriptor] {
-        var now: Double?  // read only if a head waits: a clock read is a system call in the VM
-        var late: [FileDescriptor] = []
-        for (connection, w) in watched where !w.trusted {
-            guard let since = w.headSince else { continue }
-            let t = now ?? clock()
-            now = t
-            guard t - since >= limit else { continue }
-            unwatch(connection)
-            suspects.remove(connection)
-            late.append(w.socket)
-        }
-        return late
+        let heads = headsWaiting
+        guard !heads.isEmpty else { return [] }  // a clock read is a system call in the VM
+        return Deadline(seconds: limit).late(heads, at: clock()).compactMap(cutOff)
     }
 
     /// When the next untrusted head is due, on the clock's scale; nil when none waits.
     func nextDeadline(limit: Double) -> Double? {
-        var first: Double?
-        for w in watched.values where !w.trusted {
-            guard let since = w.headSince else { continue }
-            first = min(first ?? since, since)
-        }
-        return first.map { $0 + limit }
+        Deadline(seconds: limit).next(headsWaiting.map(\.1))
     }
 
     /// The connection's socket, while MHD holds it open.
@@ -167,7 +167,7 @@ final class HangupWatch {
     /// True while a suspect waits for MHD's next run.
     var wantsRun: Bool { !suspects.isEmpty }
 
-    /// Call after each `MHD_run`, with whether MHD has nothing left to read
+    /// Call after each run of MHD, with whether MHD has nothing left to read
     /// (its timeout is not zero). A connection waiting for a head whose client
     /// hung up is shut down only once MHD has had a whole run since, and has
     /// drained what it could read: a whole head that came with the FIN is read

@@ -1,9 +1,7 @@
-internal import CMicroHTTPD
-
 /// libmicrohttpd's own refusals, which it answers before any callback of
 /// ours runs, in the body's words (DESIGN 4: every refusal is
 /// `{"error": "<words>"}`). The C side that catches its HTML pages is
-/// Sources/CMicroHTTPD/pages.c; the status stays MHD's.
+/// Sources/CMicroHTTPD/pages.c, installed by `MHDCalls`; the status stays MHD's.
 enum MHDPages {
     /// Each page of 0.9.75's connection.c, told by a phrase of its body.
     static let words: [(phrase: String, words: String)] = [
@@ -24,16 +22,4 @@ enum MHDPages {
     static func words(forPage page: String) -> String {
         words.first { page.contains($0.phrase) }?.words ?? "the server refused the request"
     }
-
-    /// Installs the rewriter once for the process (MHD's pages are the library's, not one server's).
-    static let installed: Void = {
-        body_mhd_rewrite_pages { page, size, out, capacity in
-            guard let page, let out else { return 0 }
-            let text = String(decoding: UnsafeRawBufferPointer(start: page, count: size), as: UTF8.self)
-            let json = HTTPResponse.errorBody(words(forPage: text))
-            guard json.count <= capacity else { return 0 }
-            json.withUnsafeBytes { out.update(from: $0.bindMemory(to: CChar.self).baseAddress!, count: json.count) }
-            return json.count
-        }
-    }()
 }

@@ -7,7 +7,7 @@ import Testing
 struct ExchangeStateTests {
     enum Event: CustomStringConvertible {
         case head(Framing), body(Int, have: Int), ready(stopping: Bool), answer(ExchangeState.Answer)
-        case streamEmpty, wake, hungUp, stopping, completed(ok: Bool)
+        case streamEmpty, wake, hungUp, notQueued, stopping, completed(ok: Bool)
 
         var description: String {
             switch self {
@@ -18,6 +18,7 @@ struct ExchangeStateTests {
             case .streamEmpty: "streamEmpty"
             case .wake: "wake"
             case .hungUp: "hungUp"
+            case .notQueued: "notQueued"
             case .stopping: "stopping"
             case .completed(let ok): "completed(ok: \(ok))"
             }
@@ -32,6 +33,7 @@ struct ExchangeStateTests {
             case .streamEmpty: s.streamEmpty()
             case .wake: s.wake()
             case .hungUp: s.hungUp()
+            case .notQueued: s.notQueued()
             case .stopping: s.stopping()
             case .completed(let ok): s.completed(ok: ok, daemonShutdown: false)
             }
@@ -95,6 +97,11 @@ struct ExchangeStateTests {
         Row(before: waiting + [.hungUp], event: .ready(stopping: false), action: .refuse, after: .gone),
         Row(before: waiting + [.hungUp], event: .wake, action: .none, after: .gone),
         Row(before: waiting + [.hungUp], event: .completed(ok: false), action: .none, after: .finished),
+        // An answer MHD would not take: the connection is dropped, and its completion says nothing more.
+        Row(before: dispatched + [.answer(.whole(ok))], event: .notQueued, action: .refuse, after: .gone),
+        Row(before: streaming, event: .notQueued, action: .refuse, after: .gone),
+        Row(before: dispatched + [.answer(.whole(ok)), .notQueued], event: .completed(ok: false),
+            action: .none, after: .finished),
         // Stopping resumes what is suspended, once.
         Row(before: waiting, event: .stopping, action: .resume, after: .answering),
         Row(before: streamIdle, event: .stopping, action: .resume, after: .streaming(suspended: false)),

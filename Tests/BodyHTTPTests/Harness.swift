@@ -16,7 +16,9 @@ final class Harness {
     let wakeRead: Int32
     let wakeWrite: Int32
 
+    /// `calls` stands in for libmicrohttpd (MHDCalls), for a test that makes one of its calls fail.
     init(limits: HTTPLimits = HTTPLimits(), trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
+         calls: MHDCalls = .live,
          _ handler: @escaping (Harness, HTTPRequest, HTTPReply) -> Void) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
@@ -24,6 +26,7 @@ final class Harness {
         (wakeRead, wakeWrite) = (fds[0], fds[1])
         server = try HTTPServer(listen: "127.0.0.1", port: 0, limits: limits, trusts: trusts,
                                 log: { [unowned self] in self.logs.append($0) },
+                                calls: calls,
                                 handler: { [unowned self] request, reply in
             self.handled.append(request)
             handler(self, request, reply)

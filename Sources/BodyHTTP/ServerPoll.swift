@@ -1,0 +1,63 @@
+import BodySystem
+
+/// The server's own epoll set, the one descriptor the caller's loop watches:
+/// it holds MHD's epoll descriptor, a wake-up counter, and (through
+/// `HangupWatch`) every connection's socket for the kernel's word on hang-ups.
+///
+/// In external polling MHD strips its own wake-up channel, so a resume alone
+/// wakes nobody; a resume counts on the counter here instead.
+final class ServerPoll {
+    let epoll: Epoll
+    private let wakeCounter: EventCounter
+    /// A run is due at once: a resume signalled the counter, or a connection
+    /// closed during a run. MHD takes its listening socket out of its epoll set
+    /// at the connection limit and puts it back only at the start of a later
+    /// run; with no connection left, nothing would ever call that run
+    /// (0.9.75 says "no timeout"), and the body would never accept again.
+    private(set) var runDue = false
+
+    /// A set holding MHD's epoll descriptor `mhd` and a fresh counter. What
+    /// was made before a failure closes with it (Epoll and EventCounter close on deinit).
+    init(around mhd: Int32) throws(HTTPServerError) {
+        do throws(Errno) {
+            wakeCounter = try EventCounter()
+        } catch { throw HTTPServerError("http: cannot make the wake-up eventfd", error) }
+        do throws(Errno) {
+            epoll = try Epoll()
+        } catch { throw HTTPServerError("http: cannot make the epoll descriptor", error) }
+        let wake = wakeCounter.descriptor
+        for (fd, tag) in [(FileDescriptor(rawValue: mhd), HangupWatch.mhdTag), (wake, HangupWatch.wakeTag)] {
+            guard let fd else { continue }
+            do throws(Errno) {
+                try epoll.add(fd, .readable, registration: tag)
+            } catch { throw HTTPServerError("http: cannot watch descriptor \(fd.rawValue)", error) }
+        }
+    }
+
+    /// The descriptor the loop waits on; -1 once closed.
+    var descriptor: Int32 { epoll.descriptor?.rawValue ?? -1 }
+
+    /// Makes `descriptor` readable so the loop calls for a run.
+    func wakeUp() {
+        guard !runDue else { return }
+        runDue = true
+        try? wakeCounter.signal()
+    }
+
+    /// A connection closed during a run: the next run is due at once, and the
+    /// server's `wantsRun` and `timeout()` say so (the loop is awake already).
+    func runAgain() { runDue = true }
+
+    /// A run begins: what asked for it is taken.
+    func runStarts() {
+        guard runDue else { return }
+        _ = try? wakeCounter.drain()
+        runDue = false
+    }
+
+    /// Closes both descriptors; safe twice.
+    func close() {
+        epoll.close()
+        wakeCounter.close()
+    }
+}
