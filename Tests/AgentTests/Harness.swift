@@ -79,10 +79,13 @@ final class AgentRig {
         try agent.loop.runTimers(dueBy: t)
     }
 
-    /// Runs what is ready (descriptors, posted work) until `done` or 200 passes.
+    /// Runs what is ready (descriptors, posted work, timers due by the
+    /// clock's time: the server's "run again now") until `done`, or 200 passes.
     func pump(until done: () -> Bool) throws {
-        for _ in 0..<200 where !done() {
+        for _ in 0..<200 {
+            if done() { return }
             try agent.loop.runReady()
+            try agent.loop.runTimers(dueBy: clock.mono)
             usleep(1000)
         }
     }
@@ -106,6 +109,7 @@ final class AgentRig {
 final class Client {
     let fd: Int32
     private var got: [UInt8] = []
+    var raw: String { String(decoding: got, as: UTF8.self) }
 
     init(port: UInt16) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

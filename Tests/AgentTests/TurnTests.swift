@@ -11,7 +11,6 @@ struct TurnTests {
         client.send("POST", "/face", body: json)
         var got: (status: Int, body: String)?
         try rig.pump { got = client.answer(); return got != nil }
-        if got == nil { print("DEEDS", rig.deeds, rig.agent.loop.timersWaiting) }
         return try #require(got)
     }
 
@@ -108,7 +107,6 @@ struct TurnTests {
         var got: (status: Int, body: String)?
         try rig.pump { got = client.answer(); return got != nil }
         #expect(rig.board.lit[.armedLED] == false)
-        #expect(got?.body.contains(#""armed":null"#) == true || got?.body.contains(#""armed":false"#) == true || got?.body.contains("armed") == true)
         let turn = try #require(rig.turn(with: .drove(.armedLED, false)))
         #expect(turn.contains(.answered(200)))
         // The timer that was due then finds nothing left to do, and something is still armed to come.
@@ -127,8 +125,9 @@ struct TurnTests {
         try rig.pump { !rig.agent.polls.isEmpty }
         rig.agent.shutdown(signal: SIGTERM)
         var got: (status: Int, body: String)?
-        for _ in 0..<200 where got == nil {
+        for _ in 0..<200 {
             got = ears.answer()
+            if got != nil { break }
             usleep(1000)
         }
         #expect(got?.status == 200)
