@@ -54,6 +54,7 @@ extension Body {
                 mode: eyes.mode?.rawValue, red: eyes.red, names: eyes.names, killing: eyes.killing,
                 open: eyes.open, until: eyes.until, why: eyes.why,
                 preview: extras.previewRunning ? "running" : "stopped", preview_why: extras.previewWords,
+                preview_stops_in: extras.previewRunning ? gate.stopsIn(eyes, at: now) : nil,
                 kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
                 kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now)),
             lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, Null(wrappedValue: $0.value)) }),

@@ -125,5 +125,15 @@ public struct EyesGate: Equatable, Sendable {
         verdict.runs ? openedAt.map { $0 + House.tapFor } : nil
     }
 
+    /// Seconds until the body stops a running preview by itself: Oriel's
+    /// `until` on the wall clock, or, on a clock that is not synchronised, the
+    /// tap's five minutes if they come first. Nil when it is stopped.
+    public func stopsIn(_ eyes: HouseEyes, at now: Moment) -> Double? {
+        guard verdict.runs else { return nil }
+        let until = eyes.until.map { $0 - now.wall }
+        let tap = now.synchronised ? nil : tapEnds.map { $0 - now.mono }
+        return [until, tap].compactMap { $0 }.min().map { max(0, $0) }
+    }
+
     public static let tapOver = "five minutes since the push that opened it, and this computer's clock is not synchronised (until cannot be trusted)"
 }

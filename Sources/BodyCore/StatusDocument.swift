@@ -53,6 +53,9 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
         public var preview: String
         /// Why the preview runs or not, in words.
         public var preview_why: String
+        /// Seconds until the body stops the running preview by itself (`until`,
+        /// or a tap's five minutes on an unsynchronised clock); null when it does not.
+        @Null public var preview_stops_in: Double?
         /// `ready`, `armed`, `asking`.
         public var kill: String
         @Null public var kill_asked: Asked?
@@ -223,6 +226,7 @@ extension StatusDocument.Eyes: JSONWritable {
             o.field("names"); o.array { a in for n in names { a.string(n) } }
             o.field("open"); o.bool(open)
             o.field("preview"); o.string(preview)
+            o.field("preview_stops_in"); o.number(preview_stops_in)
             o.field("preview_why"); o.string(preview_why)
             o.field("red"); o.bool(red)
             o.field("until"); o.number(until)

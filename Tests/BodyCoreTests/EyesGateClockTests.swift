@@ -50,6 +50,28 @@ struct EyesGateClockTests {
         #expect(gate.tapEnds == 801)
     }
 
+    @Test("/status says when the body stops a running preview by itself: the tap's five minutes or until, whichever comes first")
+    mutating func stopsIn() {
+        // Lagging 2 h: until is 2 h 4 min away, the five minutes come first.
+        let eyes = tapped(until: 400)
+        open(eyes, on: lagging)
+        #expect(gate.stopsIn(eyes, at: lagging(101)) == 300)
+        #expect(gate.stopsIn(eyes, at: lagging(350.5)) == 50.5)
+        gate.tick(eyes, at: lagging(401))
+        #expect(gate.stopsIn(eyes, at: lagging(401)) == nil)
+        // Synchronised: until alone, on the wall clock.
+        var synced = EyesGate()
+        synced.adopt(closed, at: Moment(100))
+        synced.adopt(eyes, at: Moment(101))
+        #expect(synced.stopsIn(eyes, at: Moment(101)) == 299)
+        // No until, synchronised: nothing stops it but Oriel.
+        var open = EyesGate()
+        let noUntil = HouseEyes(open: true, why: "Dad's tap on the studio body")
+        open.adopt(closed, at: Moment(100))
+        open.adopt(noUntil, at: Moment(101))
+        #expect(open.stopsIn(noUntil, at: Moment(101)) == nil)
+    }
+
     @Test("unsynchronised, with no until at all: still five minutes")
     mutating func noUntil() {
         let eyes = HouseEyes(open: true, why: "Dad's tap on the studio body")

@@ -26,6 +26,7 @@ private func fullDocument() -> StatusDocument {
         wrapup: .init(value: "shown", asked: .init(id: "w1", on: nil, at: 12), problem: nil),
         eyes: .init(mode: "tap", red: true, names: ["Dad", awkward, ""], killing: false, open: true,
                     until: 1_796_135_000.5, why: awkward, preview: "running", preview_why: "running: YUYV 640x480 @15 (encoded)",
+                    preview_stops_in: 42.25,
                     kill: "armed", kill_asked: asked, kill_problem: "x"),
         lines: ["lamp": Null(wrappedValue: true), "armed-led": Null(wrappedValue: nil), "eye-led": Null(wrappedValue: false)],
         buttons: ["onair": .init(held: true, stuck: false, noise: 3), "kill": .init(held: false, stuck: true, noise: 0),

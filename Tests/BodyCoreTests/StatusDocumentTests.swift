@@ -113,7 +113,7 @@ struct StatusDocumentTests {
             "mode": .string("broadcast"), "red": .bool(true), "names": .array([.string("studio camera"), .string("front door")]),
             "killing": .bool(false), "open": .bool(true), "until": .number(1_764_500_200.5),
             "why": .string("Dad's tap on the studio body"), "preview": .string("running"),
-            "preview_why": .string("Dad's tap on the studio body"), "kill": .string("armed"),
+            "preview_why": .string("Dad's tap on the studio body"), "preview_stops_in": .null, "kill": .string("armed"),
             "kill_asked": .null, "kill_problem": .null,
         ]))
         #expect(doc["lines"] == .object(["lamp": .bool(true), "armed-led": .bool(true)]))
