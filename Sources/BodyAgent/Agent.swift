@@ -67,6 +67,8 @@ public final class Agent: @unchecked Sendable {
     var server: HTTPServer?
     var serverTimer: EventLoop.TimerID?
     var polls: [Poll] = []
+    /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
+    lazy var page = makePage()
 
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
     var hello: Hello?
@@ -130,7 +132,7 @@ public final class Agent: @unchecked Sendable {
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
-                                        trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
+                                        trusts: { [unowned self] in self.auth.allows($0.headers["authorization"]) || self.signedIn($0) },
                                         log: { [log] in log($0) },
                                         // What failed stays in the journal; what went well is debug.
                                         requests: { [log] line, status in log(line, status >= 400 ? .notice : .debug) },
@@ -194,6 +196,7 @@ public final class Agent: @unchecked Sendable {
         let second = sendAnswers()
         driveOutputs(at: second ? Self.moment() : tickAt)
         scheduleTick(at: tickAt)
+        publishPage(at: tickAt)
         _ = sendAnswers()
     }
 
