@@ -39,6 +39,7 @@ enum PageHTML {
 <!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>studio body: sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <style>\#(style)</style></head>
 <body>
 <h1>studio body</h1>
@@ -95,7 +96,8 @@ enum PageHTML {
  .refused { color: #ffb4a8; font-weight: bold; }
  .hint { color: #bbb; }
  .good { color: #8fe3a0; } .bad { color: #ffb4a8; }
- table { border-collapse: collapse; width: 100%; }
+ table { border-collapse: collapse; width: 100%; overflow-wrap: normal; }
+ td.last { overflow-wrap: anywhere; }
  th, td { text-align: left; padding: .3em .4em .3em 0; vertical-align: top; border-top: 1px solid #3c3c45; }
  th { color: #ccc; font-weight: 600; }
  dl { display: grid; grid-template-columns: minmax(6em, max-content) 1fr; gap: .2em .8em; margin: 0; }
@@ -114,6 +116,7 @@ enum PageHTML {
 <!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>studio body</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <style>\#(style)</style></head>
 <body>
 <header>
@@ -123,8 +126,8 @@ enum PageHTML {
 </header>
 <div class="board">
  <div id="lamp" class="lamp">ON AIR</div>
- <div class="leds"><div><span id="armed" class="led amber"></span>armed LED <span id="armed-words" class="hint"></span></div>
-      <div><span id="eye" class="led red"></span>eye LED <span id="eye-words" class="hint"></span></div></div>
+ <div class="leds"><div><span id="armed" class="led amber"></span>armed LED<span id="armed-words" class="hint"></span></div>
+      <div><span id="eye" class="led red"></span>eye LED<span id="eye-words" class="hint"></span></div></div>
 </div>
 <p class="hint">The lamp: <span id="lamp-words"></span></p>
 <section id="status" class="card" aria-live="polite">
@@ -202,7 +205,7 @@ function render() {
   text("who", doc.name + " · " + doc.version + (doc.sim ? " · simulated board" : ""));
   show("sim", doc.sim);
   const lineWords = role => s.lines[role] === undefined ? "not fitted" : s.lines[role] == null ? "unknown: the GPIO chip is gone" : patternWords(doc.patterns[role], role);
-  text("lamp-words", lineWords("lamp")); text("armed-words", "(" + lineWords("armed-led") + ")"); text("eye-words", "(" + lineWords("eye-led") + ")");
+  text("lamp-words", lineWords("lamp")); text("armed-words", ": " + lineWords("armed-led")); text("eye-words", ": " + lineWords("eye-led"));
   badge("onair", o.on == null ? "unread" : onOff(o.on));
   text("stage", o.on && o.stage ? "ON AIR · " + o.stage : "");
   text("since", o.on != null && (o.since || o.by) ? "since " + (o.since || "?") + (o.by ? " by " + o.by : "") : "");
@@ -227,6 +230,7 @@ function render() {
     const now = b.stuck ? "down, held: stuck (or a broken normally-closed wire)" : b.held ? "down" : "up";
     const last = p ? time(p.at) + ": " + p.became + " (" + p.words + ")" : "no press yet";
     for (const v of [name, now, last, String(b.noise)]) { const td = document.createElement("td"); td.textContent = v; tr.append(td); }
+    tr.children[2].className = "last";
     tb.append(tr);
   }
   rows("oriel", [["last push", ago(s.oriel.last_push)], ["last poll", ago(s.oriel.last_poll)],
@@ -235,7 +239,7 @@ function render() {
   rows("eyes", [["mode", e.mode || "none said"], ["red", e.red ? "yes: an eye is open in the house" : "no"],
                 ["names", e.names.join(", ") || "none"], ["killing", e.killing ? "yes: the house is closing every eye" : "no"],
                 ["gate", e.open ? "open" + (e.why ? ": " + e.why : "") : "closed"], ["until", e.until == null ? "—" : time(e.until)],
-                ["preview", e.preview + ": " + e.preview_why]]);
+                ["preview", e.preview_why]]);
   // The camera's frame only while the preview runs, which is only while the gate is open for a tap.
   const frame = $("frame");
   if (e.preview == "running") {
