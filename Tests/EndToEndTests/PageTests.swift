@@ -103,6 +103,26 @@ struct PageTests {
         #expect(!later.contains(body.token))
     }
 
+    @Test("two watchers get the same event for one change: encoded once, not once per client")
+    func oneEncodePerChange() async throws {
+        let body = try await BodyProcess.start()
+        let session = try await Raw.session(port: body.port, token: body.token)
+        let streams = try (0..<2).map { _ in try Raw(port: body.port) }
+        defer { streams.forEach { $0.close() } }
+        for s in streams {
+            s.send("GET /events HTTP/1.1\r\nHost: x\r\nCookie: \(session)\r\n\r\n")
+            _ = try await s.read(until: { $0.contains("event: page") && $0.contains("\n\n") }, within: 10)
+        }
+        try await body.push(#"{"onair":{"on":true,"phase":"prep"}}"#)
+        var ids: [String] = []
+        for s in streams {
+            let text = try await s.read(until: { $0.contains(#""stage":"PREP""#) }, within: 5)
+            let event = try #require(text.components(separatedBy: "event: page\n").last { $0.contains(#""stage":"PREP""#) })
+            ids.append(String(event.prefix { $0 != "\n" }))
+        }
+        #expect(ids.count == 2 && ids[0] == ids[1] && ids[0].hasPrefix("id: "), "\(ids)")
+    }
+
     @Test("/events with the bearer token works as well (a machine watching)")
     func eventsWithToken() async throws {
         let body = try await BodyProcess.start()
