@@ -263,7 +263,12 @@ events.addEventListener("page", m => { doc = JSON.parse(m.data); got = performan
 events.onopen = () => { text("live", "live"); $("live").className = "good"; };
 events.onerror = () => {
   // Closed for good: the session ended (signed out elsewhere, 12 h, or the body restarted).
-  if (events.readyState == 2) { location.reload(); return; }
+  // Reloaded at most once in 10 s: the reload shows the sign-in form, which has no stream.
+  if (events.readyState == 2) {
+    const last = Number(sessionStorage.getItem("reloaded") || 0);
+    if (Date.now() - last > 10000) { sessionStorage.setItem("reloaded", Date.now()); location.reload(); return; }
+    text("live", "the body no longer answers this page's stream: reload to sign in again"); $("live").className = "bad"; return;
+  }
   text("live", "reconnecting…"); $("live").className = "bad";
 };
 for (const b of document.querySelectorAll("button[data-button]")) {
