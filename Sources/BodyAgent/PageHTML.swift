@@ -240,12 +240,7 @@ function render() {
                 ["names", e.names.join(", ") || "none"], ["killing", e.killing ? "yes: the house is closing every eye" : "no"],
                 ["gate", e.open ? "open" + (e.why ? ": " + e.why : "") : "closed"], ["until", e.until == null ? "—" : time(e.until)],
                 ["preview", e.preview_why]]);
-  // The camera's frame only while the preview runs, which is only while the gate is open for a tap.
-  const frame = $("frame");
-  if (e.preview == "running") {
-    if (frame.hidden || Date.now() - (frame.dataset.at || 0) > 1000) { frame.dataset.at = Date.now(); frame.src = "/preview.jpg?at=" + Date.now(); }
-    frame.hidden = false;
-  } else if (!frame.hidden) { frame.hidden = true; frame.removeAttribute("src"); }
+  showFrame();
   const w = s.where;
   rows("where", [["allowed", w.allowed ? "yes" : "no: a person allows it in the configuration"], ["watching", w.watching ? "yes" : "no"],
                  ["clock", w.clock_synchronised ? "synchronised" : "not synchronised" + (w.clock_behind_receiver != null ? ", " + w.clock_behind_receiver + " s behind the receiver" : "")],
@@ -258,6 +253,16 @@ function render() {
   }
   draw();
 }
+// The camera's latest frame, once a second, only while the preview runs, which is
+// only while the gate is open for a tap; never a frame otherwise.
+function showFrame() {
+  const frame = $("frame"), running = doc && doc.status.eyes.preview == "running";
+  if (running) {
+    if (frame.hidden || Date.now() - (frame.dataset.at || 0) >= 1000) { frame.dataset.at = Date.now(); frame.src = "/preview.jpg?at=" + Date.now(); }
+    frame.hidden = false;
+  } else if (!frame.hidden) { frame.hidden = true; frame.removeAttribute("src"); }
+}
+setInterval(showFrame, 1000);
 const events = new EventSource("/events");
 events.addEventListener("page", m => { doc = JSON.parse(m.data); got = performance.now() / 1000; window.pageState = doc; render(); });
 events.onopen = () => { text("live", "live"); $("live").className = "good"; };
