@@ -79,6 +79,8 @@ public final class Agent: @unchecked Sendable {
     var server: HTTPServer?
     var serverTimer: EventLoop.TimerID?
     var polls: [Poll] = []
+    /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
+    lazy var page = makePage()
 
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
     var hello: HelloRounds?
@@ -143,7 +145,7 @@ public final class Agent: @unchecked Sendable {
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
-                                        trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
+                                        trusts: { [unowned self] in self.auth.allows($0.headers["authorization"]) || self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
                                         log: { [unowned self] in self.say($0) },
                                         // What failed stays in the journal; what went well is debug.
                                         requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },

@@ -14,7 +14,7 @@ extension Agent {
             return
         }
         let now = turnNow ?? clock.now()
-        switch Routing.route(request, auth: auth, simRoutes: isSim) {
+        switch Routing.route(request, auth: auth, simRoutes: isSim, signedIn: signedIn(request, at: now.mono)) {
         case .failure(let response):
             reply.send(response)
         case .success(let route):
@@ -23,7 +23,10 @@ extension Agent {
     }
 
     func serve(_ route: Route, _ request: HTTPRequest, _ reply: HTTPReply, at now: Moment) {
+        if servePage(route, request, reply, at: now) { return }
         switch route {
+        case .page, .events, .signIn, .signOut, .simPage:
+            break  // servePage answered
         case .hello:
             reply.send(.json(200, BodyJSON.encode(helloDocument())))
         case .face:
@@ -39,6 +42,7 @@ extension Agent {
             let asked = now.mono
             if let ticket = service.ask(answer: { [unowned self] status, json in
                 self.metrics.whereAnswered(asked: asked, answered: self.clock.now().mono)
+                self.whereAnswered(status, json)
                 reply.send(.json(status, json))
             }) {
                 reply.onClose = { [weak service] in service?.withdraw(ticket) }
@@ -50,9 +54,6 @@ extension Agent {
         case .metrics:
             reply.send(HTTPResponse(status: 200, contentType: Exposition.contentType,
                                     body: Array(metricsText(at: now).utf8)))
-        case .simPage:
-            reply.send(HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(SimPage.html.utf8),
-                                    headers: [("Cache-Control", "no-store")]))
         case .simPress(let name):
             simPress(name, request.query, reply, at: now)
         }

@@ -13,6 +13,8 @@ public struct Log: Sendable {
     /// otherwise they are not written (issue 13: a line per request was a cost).
     public let debug: Bool
     public let outlet: JournalOutlet
+    /// The last 100 lines written, for the page (issue 20).
+    public let recent = RecentLines()
 
     public init(outlet: JournalOutlet = .standardError) {
         journal = getenv("JOURNAL_STREAM") != nil
@@ -22,6 +24,7 @@ public struct Log: Sendable {
 
     public func callAsFunction(_ words: String, _ level: Level = .info) {
         if level == .debug && !debug { return }
+        recent.add(words, level)
         let line = journal ? "<\(level.rawValue)>\(words)\n" : "studio-body: \(words)\n"
         // One whole line at a time, so lines from the hello thread never interleave.
         outlet.write(Array(line.utf8))

@@ -37,7 +37,8 @@ enum AgentDeed: Equatable, Sendable {
 /// 3. the rest is carried out (the camera, the hello, parked polls answered);
 /// 4. answers go out: one server run, if an answer waits for one;
 /// 5. the log is written: the turn's lines, in the order they were said;
-/// 6. timers are re-armed once: the rules' next wake-up, the server's timeout.
+/// 6. timers are re-armed once: the rules' next wake-up, the server's timeout;
+/// 7. the page's watchers hear of a change (`/events`, at most ten times a second).
 ///
 /// The kill switch's path is short on purpose: a press's answer to Oriel's
 /// parked poll leaves in step 4 of the turn that confirmed it, before any
@@ -70,6 +71,7 @@ extension Agent {
         turnNow = nil
         writeLog()
         rearm(at: now, serverRan: ran)
+        publishPage(at: now)
     }
 
     /// Steps 2 and 3: the rules' actions carried out, the lines first.

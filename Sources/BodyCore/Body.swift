@@ -43,6 +43,8 @@ public struct Body: Equatable, Sendable {
     public internal(set) var contacts: [ButtonRole: Contact] = [:]
     /// Each button's blips (issue 18): kept across a re-wired line, so the count only grows.
     public internal(set) var noise: [ButtonRole: NoiseTally] = [:]
+    /// Each button's last confirmed press and what it became, for the page (issue 20).
+    public internal(set) var lastPress: [ButtonRole: LastPress] = [:]
     public internal(set) var gate = EyesGate()
     public internal(set) var outbox: Outbox
     public private(set) var contact: OrielContact

@@ -43,6 +43,7 @@ extension Body {
             let moment = Moment(mono: at, wall: now.wall - max(0, now.mono - at))
             let outcome = press(button, at: moment, id: ids(), &actions)
             actions.append(.log("button \(name): \(outcome.words)", .info))
+            lastPress[button] = LastPress(at: moment.wall, outcome)
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
         case .noise(let at):
@@ -74,6 +75,26 @@ extension Body {
         } catch {
             controls.all[i].fail(error.description, at: now)
             return .refused(error.description)
+        }
+    }
+}
+
+/// A button's last confirmed press: when (wall clock) and what it became.
+public struct LastPress: Equatable, Sendable {
+    public var at: Double
+    /// `armed`, `asked`, `waiting` (a request was already out) or `refused`.
+    public var became: String
+    /// What the press did, in the log's words.
+    public var words: String
+
+    public init(at: Double, _ outcome: PressOutcome) {
+        self.at = at
+        words = outcome.words
+        switch outcome {
+        case .armed: became = "armed"
+        case .asked: became = "asked"
+        case .waiting: became = "waiting"
+        case .refused: became = "refused"
         }
     }
 }

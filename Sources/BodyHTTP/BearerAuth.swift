@@ -19,7 +19,7 @@ public struct BearerAuth: Sendable {
         return matches(Array(given))
     }
 
-    /// For the sim page's `?token=`: the bare token, compared the same way.
+    /// The bare token (the page's sign-in form), compared the same way.
     public func allows(token given: String?) -> Bool {
         guard let given else { return false }
         return matches(Array(given.utf8))

@@ -10,15 +10,34 @@ public enum Route: Equatable, Sendable {
     case previewJPEG
     /// Prometheus's scrape, in its text format.
     case metrics
+    /// `GET /`: the body's page, or the sign-in form for a browser not signed in (issue 20).
+    case page
+    /// `GET /events`: the page's facts as server-sent events.
+    case events
+    /// `POST /signin`: the form's token, once, for a session cookie.
+    case signIn
+    /// `POST /signout`: the session ends.
+    case signOut
+    /// `GET /sim`: now a mode of the page, kept as a redirect to it.
     case simPage
     case simState
     case simPress(button: String)
 
-    /// Sim routes also take `?token=`, because a browser opening /sim cannot send a header.
     public var isSim: Bool {
         switch self {
         case .simPage, .simState, .simPress: return true
         default: return false
         }
     }
+}
+
+/// Who may take a route.
+public enum Access: Equatable, Sendable {
+    /// Anyone: the page (which shows a stranger only the sign-in form), the
+    /// sign-in and sign-out themselves, the sim's redirect.
+    case open
+    /// The bearer token only: Oriel's and the machines' routes.
+    case token
+    /// The bearer token or a signed-in browser's session: what the page reads and does.
+    case tokenOrSession
 }

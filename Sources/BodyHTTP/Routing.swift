@@ -6,22 +6,43 @@ public enum Routing {
     private struct Entry: Sendable {
         let method: String
         let sim: Bool
+        let access: Access
         let make: @Sendable ([String: String]) -> Result<Route, HTTPResponse>
+
+        init(method: String, sim: Bool = false, access: Access = .token,
+             make: @escaping @Sendable ([String: String]) -> Result<Route, HTTPResponse>) {
+            self.method = method
+            self.sim = sim
+            self.access = access
+            self.make = make
+        }
     }
 
+    // Oriel's routes (`/face`, `/ears`, `/hello`) take the token only: a
+    // browser's session reads the page and presses the sim, nothing else.
     private static let table: [String: Entry] = [
-        "/hello": Entry(method: "GET", sim: false) { _ in .success(.hello) },
-        "/face": Entry(method: "POST", sim: false) { _ in .success(.face) },
-        "/ears": Entry(method: "GET", sim: false, make: ears),
-        "/status": Entry(method: "GET", sim: false) { _ in .success(.status) },
-        "/where": Entry(method: "GET", sim: false) { _ in .success(.where_) },
-        "/preview": Entry(method: "GET", sim: false) { _ in .success(.preview) },
-        "/preview.jpg": Entry(method: "GET", sim: false) { _ in .success(.previewJPEG) },
-        "/metrics": Entry(method: "GET", sim: false) { _ in .success(.metrics) },
-        "/sim": Entry(method: "GET", sim: true) { _ in .success(.simPage) },
-        "/sim/state": Entry(method: "GET", sim: true) { _ in .success(.simState) },
-        "/sim/press": Entry(method: "POST", sim: true, make: simPress),
+        "/hello": Entry(method: "GET") { _ in .success(.hello) },
+        "/face": Entry(method: "POST") { _ in .success(.face) },
+        "/ears": Entry(method: "GET", make: ears),
+        "/status": Entry(method: "GET", access: .tokenOrSession) { _ in .success(.status) },
+        "/where": Entry(method: "GET", access: .tokenOrSession) { _ in .success(.where_) },
+        "/preview": Entry(method: "GET", access: .tokenOrSession) { _ in .success(.preview) },
+        "/preview.jpg": Entry(method: "GET", access: .tokenOrSession) { _ in .success(.previewJPEG) },
+        "/metrics": Entry(method: "GET") { _ in .success(.metrics) },
+        "/": Entry(method: "GET", access: .open) { _ in .success(.page) },
+        "/events": Entry(method: "GET", access: .tokenOrSession) { _ in .success(.events) },
+        "/signin": Entry(method: "POST", access: .open) { _ in .success(.signIn) },
+        "/signout": Entry(method: "POST", access: .open) { _ in .success(.signOut) },
+        "/sim": Entry(method: "GET", sim: true, access: .open) { _ in .success(.simPage) },
+        "/sim/state": Entry(method: "GET", sim: true, access: .tokenOrSession) { _ in .success(.simState) },
+        "/sim/press": Entry(method: "POST", sim: true, access: .tokenOrSession, make: simPress),
     ]
+
+    /// Who may take `path` (`.token` for a path that is no route here: its 401 says nothing).
+    public static func access(_ path: String, simRoutes: Bool) -> Access {
+        guard let entry = table[path], simRoutes || !entry.sim else { return .token }
+        return entry.access
+    }
 
     /// Finds the route: 404 for an unknown path (sim paths are unknown unless
     /// `simRoutes`), 405 with `Allow` for a wrong method, 400 with words for a
@@ -42,15 +63,18 @@ public enum Routing {
 
     /// Checks the token, then routes. A request without the right token gets
     /// 401 `{"error":"unauthorized"}` and nothing else, whatever its path, so a
-    /// stranger learns no route. Sim routes also accept `?token=` (a browser
-    /// opening /sim has no way to send the header).
-    public static func route(_ request: HTTPRequest, auth: BearerAuth,
-                             simRoutes: Bool) -> Result<Route, HTTPResponse> {
+    /// stranger learns no route; only the page's own few (`Access.open`) answer
+    /// anyone. `signedIn`: the request's session cookie names a live session
+    /// (the caller's `Sessions` decides), which the page's routes take in
+    /// place of the token. No route takes the token in its URL (issue 20).
+    public static func route(_ request: HTTPRequest, auth: BearerAuth, simRoutes: Bool,
+                             signedIn: Bool = false) -> Result<Route, HTTPResponse> {
         let routed = route(method: request.method, path: request.path,
                            query: request.query, simRoutes: simRoutes)
-        var allowed = auth.allows(request.headers["authorization"])
-        if case .success(let r) = routed, r.isSim, auth.allows(token: request.query["token"]) {
-            allowed = true
+        let allowed = switch access(request.path, simRoutes: simRoutes) {
+        case .open: true
+        case .token: auth.allows(request.headers["authorization"])
+        case .tokenOrSession: signedIn || auth.allows(request.headers["authorization"])
         }
         return allowed ? routed : .failure(unauthorized)
     }

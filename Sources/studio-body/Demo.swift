@@ -45,9 +45,10 @@ enum Demo {
             say("""
 
             studio-body demo: the body runs on the simulated board, with a demo hub standing in for Oriel.
-            Open this in a browser:
+            Open this in a browser, and sign in with the token below (it is never put in an address):
 
-                \(url)/sim?token=\(token)
+                \(url)/
+                token: \(token)
 
             Press "On Air" twice (within 5 s): the first press arms (amber LED), the second asks the hub,
             the amber LED blinks while asking, and the lamp lights when the hub says On Air is on.

@@ -15,6 +15,10 @@ struct RoutingTests {
         ("HEAD", "/status", .status),
         ("GET", "/sim", .simPage),
         ("GET", "/sim/state", .simState),
+        ("GET", "/", .page),
+        ("GET", "/events", .events),
+        ("POST", "/signin", .signIn),
+        ("POST", "/signout", .signOut),
     ])
     func routes(method: String, path: String, route: Route) throws {
         #expect(try Routing.route(method: method, path: path, query: [:], simRoutes: true).get() == route)
@@ -87,7 +91,8 @@ struct RoutingTests {
 
     @Test("without the right token every path is 401 and nothing else", arguments: [
         ("GET", "/status", nil), ("GET", "/status", "Bearer wrong-token!"), ("GET", "/nope", nil),
-        ("POST", "/status", "Basic s3cret-token"), ("GET", "/sim", nil),
+        ("POST", "/status", "Basic s3cret-token"), ("GET", "/sim/state", nil),
+        ("GET", "/events", nil), ("GET", "/events", "Bearer wrong-token!"),
     ] as [(String, String, String?)])
     func unauthorized(method: String, path: String, header: String?) throws {
         let r = Routing.route(request(method, path, header: header), auth: auth, simRoutes: true)
@@ -103,14 +108,47 @@ struct RoutingTests {
         #expect(failure(Routing.route(request("PUT", "/face", header: h), auth: auth, simRoutes: false))?.status == 405)
     }
 
-    @Test("only sim routes take the token in the query")
-    func queryToken() throws {
-        let q = ["token": "s3cret-token", "button": "onair"]
-        #expect(try Routing.route(request("GET", "/sim", query: q), auth: auth, simRoutes: true).get() == .simPage)
-        #expect(try Routing.route(request("POST", "/sim/press", query: q), auth: auth, simRoutes: true).get()
-                == .simPress(button: "onair"))
-        #expect(failure(Routing.route(request("GET", "/status", query: q), auth: auth, simRoutes: true))?.status == 401)
-        #expect(failure(Routing.route(request("GET", "/sim", query: ["token": "nope"]), auth: auth, simRoutes: true))?.status == 401)
+    @Test("no route takes the token in its URL (issue 20)", arguments: ["/sim", "/sim/state", "/status", "/events", "/"])
+    func noQueryToken(path: String) throws {
+        let q = ["token": "s3cret-token"]
+        let r = Routing.route(request("GET", path, query: q), auth: auth, simRoutes: true)
+        switch Routing.access(path, simRoutes: true) {
+        case .open: #expect((try? r.get()) != nil, "\(path) is open to anyone, token or not")
+        default: #expect(failure(r)?.status == 401, "\(path) took ?token=")
+        }
+        #expect(failure(Routing.route(request("POST", "/sim/press", query: ["token": "s3cret-token", "button": "onair"]),
+                                      auth: auth, simRoutes: true))?.status == 401)
+    }
+
+    @Test("the page, the sign-in and sign-out, and /sim's redirect answer anyone; nothing else does",
+          arguments: [("GET", "/", Route.page), ("POST", "/signin", .signIn), ("POST", "/signout", .signOut), ("GET", "/sim", .simPage)])
+    func openRoutes(method: String, path: String, route: Route) throws {
+        #expect(try Routing.route(request(method, path), auth: auth, simRoutes: true).get() == route)
+        #expect(Routing.access(path, simRoutes: true) == .open)
+    }
+
+    @Test("/sim is no route off the sim board, so it is not open there either")
+    func simOpenOnlyOnSim() {
+        #expect(Routing.access("/sim", simRoutes: false) == .token)
+        #expect(failure(Routing.route(request("GET", "/sim"), auth: auth, simRoutes: false))?.status == 401)
+    }
+
+    @Test("a signed-in browser reads the page's routes and presses the sim", arguments: [
+        ("GET", "/events", Route.events), ("GET", "/status", .status), ("GET", "/sim/state", .simState),
+        ("POST", "/sim/press", .simPress(button: "onair")), ("GET", "/preview.jpg", .previewJPEG), ("GET", "/where", .where_),
+    ])
+    func session(method: String, path: String, route: Route) throws {
+        let r = request(method, path, query: path == "/sim/press" ? ["button": "onair"] : [:])
+        #expect(try Routing.route(r, auth: auth, simRoutes: true, signedIn: true).get() == route)
+        #expect(failure(Routing.route(r, auth: auth, simRoutes: true, signedIn: false))?.status == 401)
+    }
+
+    @Test("a session never stands in for the token on Oriel's and the machines' routes", arguments: [
+        ("POST", "/face"), ("GET", "/ears"), ("GET", "/hello"), ("GET", "/metrics"),
+    ])
+    func sessionNotForOriel(method: String, path: String) throws {
+        let r = Routing.route(request(method, path), auth: auth, simRoutes: true, signedIn: true)
+        #expect(failure(r) == Routing.unauthorized)
     }
 
     @Test("error words are escaped like BodyJSON does")

@@ -7,8 +7,8 @@ import BodyTestSupport
 struct RoutesTests {
     static let routes: [(String, String)] = [
         ("GET", "/hello"), ("POST", "/face"), ("GET", "/ears?wait=0"), ("GET", "/status"), ("GET", "/where"),
-        ("GET", "/preview"), ("GET", "/preview.jpg"), ("GET", "/sim"), ("GET", "/sim/state"), ("POST", "/sim/press?button=onair"),
-        ("GET", "/metrics"),
+        ("GET", "/preview"), ("GET", "/preview.jpg"), ("GET", "/sim/state"), ("POST", "/sim/press?button=onair"),
+        ("GET", "/metrics"), ("GET", "/events"),
     ]
 
     @Test("every route answers 401 and nothing else without the right token", arguments: [nil, "wrong-token-0123456789", ""])

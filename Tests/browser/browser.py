@@ -13,10 +13,13 @@ PHONE = (390, 844)
 DESKTOP = (1280, 800)
 
 
-def chromium(page_load="normal"):
+def chromium(page_load="normal", network_log=False):
     """Headless Chromium, Debian's, driven by Debian's chromedriver. page_load
-    "none": get() returns at once (an MJPEG stream never ends loading)."""
+    "none": get() returns at once (an MJPEG stream never ends loading).
+    network_log: Chromium's DevTools network events are kept (`get_log("performance")`)."""
     options = webdriver.ChromeOptions()
+    if network_log:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     options.page_load_strategy = page_load
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     options.add_argument("--headless=new")

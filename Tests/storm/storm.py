@@ -33,6 +33,7 @@ HOSTILE = int(os.environ.get("STORM_HOSTILE", "1000"))
 SECONDS = float(os.environ.get("STORM_SECONDS", "20"))
 WRK_SECONDS = int(os.environ.get("STORM_WRK_SECONDS", "10"))
 ORIEL = "127.0.0.250"      # wrk can only come from 127.0.0.1: Oriel keeps apart from its per-address limit
+WATCHER = "127.0.0.251"    # a browser watching the page's /events through both storms (issue 20)
 CLIENT_TIMEOUT = 5.0       # Oriel's own
 POLL_WAIT = 3              # seconds each of Oriel's long polls waits
 POLL_SLACK = 2             # past its wait, on a shared machine whose load this storm itself raises
@@ -159,6 +160,72 @@ class Oriel:
             writer.close()
 
 
+class Watcher:
+    """A browser with the page open: signs in with the form (a session cookie),
+    then reads GET /events through both storms, like any other client. Counts
+    the events and keeps the newest's On Air value."""
+
+    def __init__(self, port):
+        self.port = port
+        self.events = 0
+        self.value = None
+        self.closed = None
+        self.task = None
+
+    async def open(self):
+        reader, writer = await connect(self.port, WATCHER)
+        form = ("token=" + TOKEN).encode()
+        writer.write(b"POST /signin HTTP/1.1\r\nHost: body\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(form), form))
+        await writer.drain()
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        cookie = re.search(r"Set-Cookie: (studio-body-session=[0-9a-f]+)", head)
+        length = re.search(r"Content-Length: (\d+)", head, re.I)
+        await reader.readexactly(int(length.group(1)) if length else 0)
+        if not cookie:
+            raise AssertionError("signing in gave no cookie: " + head[:200])
+        writer.write(("GET /events HTTP/1.1\r\nHost: body\r\nCookie: %s\r\n\r\n" % cookie.group(1)).encode())
+        await writer.drain()
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        if not head.startswith("HTTP/1.1 200") or "text/event-stream" not in head:
+            raise AssertionError("GET /events answered " + head[:200])
+        self.writer = writer
+        self.task = asyncio.create_task(self.read(reader))
+
+    async def read(self, reader):
+        """The chunked body, de-chunked, split into events at their blank lines."""
+        text = b""
+        try:
+            while True:
+                size = int((await reader.readline()).split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    self.closed = "the body ended the stream"
+                    return
+                text += await reader.readexactly(size)
+                await reader.readexactly(2)
+                while b"\n\n" in text:
+                    event, text = text.split(b"\n\n", 1)
+                    data = b"".join(l[6:] for l in event.split(b"\n") if l.startswith(b"data: "))
+                    if data:
+                        self.events += 1
+                        self.value = json.loads(data)["status"]["onair"]["value"]
+        except Exception as e:  # noqa: BLE001: any end of the stream is the finding
+            self.closed = repr(e)
+
+    async def sees(self, value, within):
+        end = time.monotonic() + within
+        while time.monotonic() < end:
+            if self.value == value:
+                return True
+            await asyncio.sleep(0.02)
+        return False
+
+    def close(self):
+        if self.task:
+            self.task.cancel()
+        self.writer.close()
+
+
 async def hostile(port, n, kind, until):
     """One hostile client that starts again whenever the body closes it."""
     host = HOSTS[n % len(HOSTS)]
@@ -242,6 +309,12 @@ async def storm(body):
     print("storm: the body holds %d descriptors and %d KiB after warming up (%d KiB anonymous; %d before "
           "the small storm)" % (fds0, rss0, mem0["RssAnon"], quiet["RssAnon"]), flush=True)
 
+    watcher = Watcher(body.port)
+    try:
+        await asyncio.wait_for(watcher.open(), 10)
+    except Exception as e:  # noqa: BLE001
+        fail("the page's watcher could not open /events before the storm: %r" % e)
+
     until = time.monotonic() + SECONDS
     tasks = [asyncio.create_task(hostile(body.port, i, KINDS[i % len(KINDS)], until)) for i in range(HOSTILE)]
     oriel = Oriel(body.port)
@@ -259,6 +332,23 @@ async def storm(body):
     report("wrk, 1,000 authenticated connections on /status for %d s" % WRK_SECONDS, oriel, rss0, body)
     print("storm: wrk: " + " | ".join(l.strip() for l in out.splitlines() if re.search(r"requests in|Requests/sec|Socket errors|Non-2xx", l)), flush=True)
     times += oriel.times
+
+    # The watcher was connected through both storms: still there, and a change reaches it.
+    before = watcher.events
+    conn = await connect(body.port, ORIEL)
+    final = Oriel(body.port)
+    for push, want in (({"onair": {"unread": "the storm test's last push"}}, "unknown"),
+                       ({"onair": {"on": True, "phase": "live"}}, "on")):
+        status, _, _ = await final.request(conn, "POST", "/face", json.dumps(push).encode())
+        seen = await watcher.sees(want, 2)
+        if status != 200 or not seen:
+            fail("after the storms, the page's /events client did not see On Air %s within 2 s (push %d; %s; "
+                 "it saw %d events, the last %s)" % (want, status, watcher.closed or "the stream is open",
+                                                     watcher.events, watcher.value))
+    conn[1].close()
+    print("storm: the page's /events client stayed connected through both storms: %d events, the last after "
+          "them said On Air %s (%d since the storms)" % (watcher.events, watcher.value, watcher.events - before), flush=True)
+    watcher.close()
 
     end = time.monotonic() + 15
     while time.monotonic() < end and body.fds() > fds0:

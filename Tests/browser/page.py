@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""/sim in headless Chromium, on the demo: the real studio-body on the
-simulated board beside its demo hub (Sources/DemoHub), as `scripts/demo` runs
-them. The page is clicked as a person clicks it; each state is checked in the
-page's words, at a phone's width and a desktop's, for sideways scrolling and
-for WCAG AA contrast, and screenshotted into OUT.
+"""The body's page (`GET /`, issue 20) in headless Chromium, on the demo: the
+real studio-body on the simulated board beside its demo hub (Sources/DemoHub),
+as `scripts/demo` runs them. A person's way in: the old `/sim` address, which
+redirects to the sign-in form; a wrong token, refused in words; the right one,
+typed into the form. Then the page is clicked as a person clicks it; each state
+is checked in the page's words, at a phone's width and a desktop's, for
+sideways scrolling and for WCAG AA contrast, and screenshotted into OUT. The
+states arrive by server-sent events: the page is never reloaded. Last, sign-out,
+and no URL the browser asked for carried the token.
 
-    sim_page.py STUDIO_BODY OUT
+    page.py STUDIO_BODY OUT
 """
 
 import json
@@ -48,16 +52,19 @@ class Demo:
                 self.log.write(line)
                 self.log.flush()
                 self.lines.append(line.rstrip())
-                m = re.search(r"(http://127\.0\.0\.1:\d+)/sim\?token=(\w+)", line)
+                m = re.search(r"^\s*(http://127\.0\.0\.1:\d+)/\s*$", line)
                 if m and not self.url:
-                    self.url, self.token = m.group(1), m.group(2)
+                    self.url = m.group(1)
+                t = re.search(r"^\s*token: (\w+)\s*$", line)
+                if t and self.url:
+                    self.token = t.group(1)
                     found.set()
             found.set()
 
         threading.Thread(target=read, daemon=True).start()
         if not found.wait(20) or not self.url:
             self.stop()
-            raise AssertionError("studio-body demo printed no /sim address:\n" + "\n".join(self.lines))
+            raise AssertionError("studio-body demo printed no address and token:\n" + "\n".join(self.lines))
 
     def hub_said(self, words):
         return any(words in line for line in self.lines)
@@ -91,7 +98,7 @@ class Run:
         return ok
 
     def state(self):
-        return self.driver.execute_script("return window.simState || null")
+        return self.driver.execute_script("return (window.pageState || {}).status || null")
 
     def status(self):
         """The part of the page that says the state (the rest is the same in every state)."""
@@ -117,7 +124,7 @@ class Run:
             if size == PHONE:
                 over, scroll, inner = browser.overflow(self.driver, size[0])
                 self.check(over <= 0, f"{name} at 390 px: no sideways scroll: scrollWidth {scroll} <= innerWidth {inner} = 390")
-                off = browser.offscreen(self.driver, "#lamp, .led, button[data-button]")
+                off = browser.offscreen(self.driver, "#lamp, .led, button[data-button], #signout")
                 self.check(not off, f"{name} at 390 px: the lamp, the LEDs and the buttons are drawn inside the width"
                            + (f" (not: {off})" if off else ""))
             checked, bad = browser.contrast_failures(self.driver)
@@ -138,6 +145,35 @@ class Run:
                        f"(pixel at {x},{y - 12} is rgb{(r, g, b)})")
         browser.width(self.driver, PHONE)
 
+    def says_live(self):
+        try:
+            browser.wait(lambda: self.driver.execute_script("return document.getElementById('live').textContent") == "live", 6, "live")
+            return True
+        except AssertionError:
+            return False
+
+    def form_says(self, words):
+        try:
+            browser.wait(lambda: words in browser.text(self.driver), 6, words)
+            return True
+        except AssertionError:
+            return False
+
+    def look_form(self, name, words):
+        """The sign-in form at both widths: its words, no sideways scroll, AA contrast, a screenshot."""
+        for label, size in (("390", PHONE), ("1280", DESKTOP)):
+            browser.width(self.driver, size)
+            lost = missing(words, browser.text(self.driver))
+            self.check(not lost, f"{name} at {label} px: the form says {words}" + (f" (missing {lost})" if lost else ""))
+            if size == PHONE:
+                over, scroll, inner = browser.overflow(self.driver, size[0])
+                self.check(over <= 0, f"{name} at 390 px: no sideways scroll: scrollWidth {scroll} <= innerWidth {inner} = 390")
+            checked, bad = browser.contrast_failures(self.driver)
+            self.check(not bad, f"{name} at {label} px: WCAG AA contrast of {checked} texts and components"
+                       + "".join("\n    " + b for b in bad))
+            self.shots.append(browser.screenshot(self.driver, os.path.join(self.out, f"{name}-{label}.png")))
+        browser.width(self.driver, PHONE)
+
     def lamp_lit(self):
         return self.driver.execute_script("return document.getElementById('lamp').classList.contains('lit')")
 
@@ -153,6 +189,24 @@ class Run:
         return armed, asking, self.says(*then_words)
 
 
+def sign_in(driver, token):
+    """Types the token into the form and sends it, as a person does."""
+    box = driver.find_element("css selector", "form#signin input[name=token]")
+    box.clear()
+    box.send_keys(token)
+    driver.find_element("css selector", "form#signin button[type=submit]").click()
+
+
+def visited(driver):
+    """Every URL the browser asked for, from Chromium's own network log."""
+    urls = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
+
+
 def main():
     binary, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
@@ -160,12 +214,28 @@ def main():
     demo = Demo(binary, os.path.join(out, "demo.log"))
     driver = None
     try:
-        driver = browser.chromium()
+        driver = browser.chromium(network_log=True)
         print(f"browser: Chromium {browser.version(driver)}, the demo at {demo.url}", flush=True)
         r = Run(driver, demo, out)
 
-        driver.get(f"{demo.url}/sim?token={demo.token}")
+        # The old address: /sim is now a mode of the page, and the page asks a stranger to sign in.
+        driver.get(f"{demo.url}/sim")
         browser.width(driver, PHONE)
+        r.check(driver.current_url == demo.url + "/", f"/sim redirects to the page (at {driver.current_url})")
+        r.check(bool(driver.find_elements("css selector", "form#signin input[type=password][name=token]")),
+                "a browser not signed in gets the sign-in form")
+        r.look_form("0-sign-in", ["Sign in", "token"])
+        sign_in(driver, "not-the-token-0123456789")
+        r.check(r.form_says("That is not this body's token"), "a wrong token: refused in words")
+        r.look_form("0-wrong-token", ["That is not this body's token"])
+        sign_in(driver, demo.token)
+        browser.wait(lambda: driver.find_elements("css selector", "#lamp"), 6, "the page after signing in")
+        r.check(driver.current_url == demo.url + "/", f"signed in, the page is at / (at {driver.current_url})")
+        r.check(driver.execute_script("return document.cookie") == "",
+                "the session cookie is HttpOnly: the page's script cannot read it")
+        # A reload would lose this mark: every state from here on must arrive live.
+        driver.execute_script("window.notReloaded = 'yes'")
+        r.check(r.says_live(), "the page says it is live (its /events stream is open)")
         r.check(r.says("On Air", "off"), "the demo hub's first push: On Air off, in words")
         off = browser.offscreen(driver, "#lamp, #armed, #eye, button[data-button]")
         count = driver.execute_script(
@@ -205,7 +275,7 @@ def main():
         # Requests 2 and 3: off, then on again; the demo hub refuses every fourth.
         for n, want in ((2, "off"), (3, "on")):
             armed, asking, done = r.press_twice([])
-            browser.wait(lambda: driver.execute_script("return (window.simState||{}).onair?.value") == want,
+            browser.wait(lambda: driver.execute_script("return (window.pageState||{}).status?.onair?.value") == want,
                          6, f"On Air {want}")
             r.check(armed and asking and r.lamp_lit() == (want == "on"),
                     f"request {n}: armed, asking, then On Air {want} (lamp {'lit' if want == 'on' else 'dark'})")
@@ -218,6 +288,42 @@ def main():
         demo.call("POST", "/face", {"onair": {"unread": "Oriel cannot read cwkPippa (pushed by the browser test)"}})
         r.check(r.says("unread", "Oriel cannot read cwkPippa"), "an unread push: the page says unread and the reason")
         r.look("6-unread", ["unread", "Oriel cannot read cwkPippa"])
+
+        # The rest of the page: the buttons' last presses, the log, Oriel, the eyes.
+        text = browser.text(driver)
+        r.check("button onair: " in text and "armed: press again within 5 s to confirm" in text,
+                "the log part shows the body's lines (a press's line among them)")
+        # A press while unread is refused with the reason: the buttons part says so.
+        driver.find_element("css selector", "button[data-button=onair]").click()
+        row = lambda: (driver.execute_script(
+            "return [...document.querySelectorAll('#buttons tr')].map(r => r.innerText).filter(t => t.startsWith('onair'))")
+            or [""])[0]
+        try:
+            browser.wait(lambda: "refused" in row() and "\tup\t" in row(), 6, "the On Air row to say refused, and up again")
+        except AssertionError:
+            pass
+        cells = row().split("\t")
+        r.check(len(cells) == 4 and cells[1] == "up" and "refused (Oriel cannot read cwkPippa" in cells[2] and cells[3] == "0",
+                f"the buttons part: On Air up, its last press refused with the unread reason, noise 0 ({cells})")
+        r.check(driver.execute_script("return document.getElementById('frame').hidden && !document.getElementById('frame').src"),
+                "no camera frame: the eyes gate is not open for a tap")
+        r.check(driver.execute_script("return window.notReloaded") == "yes",
+                "every state came by /events: the page was never reloaded")
+
+        # Sign-out: back to the form, and the session no longer reads anything.
+        driver.find_element("css selector", "#signout").click()
+        browser.wait(lambda: driver.find_elements("css selector", "form#signin"), 6, "the sign-in form after signing out")
+        status = driver.execute_async_script(
+            "const done = arguments[0]; fetch('/status').then(r => done(r.status), e => done(String(e)))")
+        r.check(status == 401, f"signed out: the old session reads nothing (/status answered {status})")
+        r.look_form("7-signed-out", ["Sign in"])
+
+        urls = visited(driver)
+        leaked = [u for u in urls if demo.token in u]
+        r.check(urls and not leaked, f"no URL the browser asked for carries the token ({len(urls)} requests"
+                + (f"; leaked: {leaked}" if leaked else "") + ")")
+        said = [l for l in demo.lines if demo.token in l and not l.strip().startswith(("token:", "curl works too:"))]
+        r.check(not said, "the body's log never says the token (only the demo's greeting does)" + (f": {said}" if said else ""))
 
         print("browser: screenshots:\n  " + "\n  ".join(r.shots), flush=True)
         print(f"{r.passed} passed, {r.failed} failed", flush=True)
