@@ -1,4 +1,3 @@
-import Glibc
 public import BodyCore
 public import BodyConfig
 import BodyHardware
@@ -120,7 +119,7 @@ public final class Agent: @unchecked Sendable {
             // goes out when the reader takes some again (edge-triggered: a wake
             // a time the stream frees room, never a spin while it is full).
             if let stream = log.outlet.descriptor {
-                try loop.watch(fd: stream.rawValue, events: [.writable, .edgeTriggered]) { [log] in log.outlet.flush() }
+                try loop.watch(fd: stream, events: [.writable, .edgeTriggered]) { [log] in log.outlet.flush() }
             }
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }

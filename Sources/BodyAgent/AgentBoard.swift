@@ -1,6 +1,7 @@
 import BodyCore
 import BodyConfig
 import BodyHardware
+import BodySystem
 
 /// The board side of the agent: lines by name, raw edges into the rules
 /// (`Body.edge`: the contact filter is theirs), and a chip that goes away as a
@@ -26,7 +27,8 @@ extension Agent {
         }
         for fd in board.edgeDescriptors {
             do {
-                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in self.edgesReadable(fd) })
+                // The GPIO adapter still hands out raw numbers; this conversion goes when it hands out FileDescriptor.
+                edgeWatches.append(try loop.watch(fd: FileDescriptor(rawValue: fd)) { [unowned self] in self.edgesReadable(fd) })
             } catch {
                 throw BoardError(.other, "gpio: cannot watch the edge events: \(error)")
             }

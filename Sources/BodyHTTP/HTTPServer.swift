@@ -39,7 +39,8 @@ public final class HTTPServer {
     /// An epoll set holding MHD's own and the wake-up counter, and the
     /// connections `hangups` watches.
     private var epoll: Epoll?
-    public var pollDescriptor: Int32 { epoll?.descriptor?.rawValue ?? -1 }
+    /// What the owner's loop watches; nil once stopped.
+    public var pollDescriptor: FileDescriptor? { epoll?.descriptor }
     /// In external polling MHD strips its own wake-up channel, so
     /// MHD_resume_connection alone wakes nobody; a resume counts here instead.
     private var wakeCounter: EventCounter?

@@ -6,7 +6,7 @@ extension HTTPServer {
     /// epoll set (the event loop is no longer turning it).
     func drain(for grace: Double) {
         let deadline = SystemClock.monotonic() + grace
-        let poll = FileDescriptor(rawValue: pollDescriptor)
+        guard let poll = pollDescriptor else { return }
         while !live.isEmpty {
             let left = deadline - SystemClock.monotonic()
             if left <= 0 { break }
