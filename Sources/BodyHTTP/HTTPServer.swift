@@ -1,3 +1,4 @@
+import BodyCore
 import BodySystem
 internal import CMicroHTTPD
 
