@@ -58,7 +58,7 @@ let package = Package(
         // the real body started for a test, the tests' own clock.
         .target(name: "BodyTestSupport", path: "Tests/BodyTestSupport"),
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
-        .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
+        .testTarget(name: "BodySystemTests", dependencies: ["BodySystem", "BodyTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTestSupport"]),
