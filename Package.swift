@@ -20,8 +20,9 @@ let package = Package(
 
         // One module per C library; nothing above them sees a C type.
         .target(name: "CSystem"),
-        // The system calls every adapter shares (errno, EINTR, epoll, eventfd,
-        // timerfd, signalfd, the clocks), in the swift-system style, over Glibc and CSystem.
+        // Every system call the body makes (errno, EINTR, epoll, eventfd, timerfd,
+        // signalfd, the clocks, the notify socket, threads, files), in the swift-system
+        // style, over Glibc and CSystem: no other module imports Glibc.
         .target(name: "BodySystem", dependencies: ["CSystem"]),
         .target(name: "CGpiod", cSettings: gpiodPrefix.map { [.unsafeFlags(["-I\($0)/include"])] },
                 linkerSettings: gpiodPrefix.map { [.unsafeFlags(["-Xlinker", "\($0)/lib/libgpiod.so", "-Xlinker", "-rpath", "-Xlinker", "\($0)/lib"])] }
@@ -57,7 +58,7 @@ let package = Package(
         // the real body started for a test, the tests' own clock.
         .target(name: "BodyTestSupport", path: "Tests/BodyTestSupport"),
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
-        .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
+        .testTarget(name: "BodySystemTests", dependencies: ["BodySystem", "BodyTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
         // The agent built in the process on a fake board and a manual clock, turned by hand.
         .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem"]),

@@ -49,8 +49,8 @@ public final class Agent: @unchecked Sendable {
     let setup: AgentSetup
     let log: Log
     let notify = Notify()
-    /// The last notify failure said, so a broken socket is one line, not one a ping.
-    var notifyFailure: String?
+    /// Faults said once until they change: the notify socket ("notify"), the board ("board").
+    var faults = RepeatFilter()
     let auth: BearerAuth
     let boot = Ids.fresh()
     var body: Body
@@ -136,7 +136,7 @@ public final class Agent: @unchecked Sendable {
             // goes out when the reader takes some again (edge-triggered: a wake
             // a time the stream frees room, never a spin while it is full).
             if let stream = log.outlet.descriptor {
-                try loop.watch(fd: stream.rawValue, events: [.writable, .edgeTriggered]) { [log] in log.outlet.flush() }
+                try loop.watch(fd: stream, events: [.writable, .edgeTriggered]) { [log] in log.outlet.flush() }
             }
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
@@ -179,9 +179,11 @@ public final class Agent: @unchecked Sendable {
 
     /// Tells systemd; a failure is logged when its words change, not on every ping.
     func tell(_ state: String) {
-        let failed = notify.send(state)
-        if failed != notifyFailure, let failed { say(failed, .error) }
-        notifyFailure = failed
+        if let failed = notify.send(state) {
+            if let words = faults.say(failed, about: "notify") { say(words, .error) }
+        } else {
+            faults.clear("notify")
+        }
     }
 
     func watchdog(every interval: Double) {

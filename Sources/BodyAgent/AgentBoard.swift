@@ -1,6 +1,7 @@
 import BodyCore
 import BodyConfig
 import BodyHardware
+import BodySystem
 
 /// The board side of the agent: lines by name, raw edges into the rules
 /// (`Body.edge`: the contact filter is theirs), and a chip that goes away as a
@@ -27,7 +28,8 @@ extension Agent {
         }
         for fd in board.edgeDescriptors {
             do {
-                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in
+                // The GPIO adapter hands out raw numbers until its seam lands.
+                edgeWatches.append(try loop.watch(fd: FileDescriptor(rawValue: fd)) { [unowned self] in
                     self.turn("button edges") { [unowned self] now in self.edgesReadable(fd, at: now) }
                 })
             } catch {
@@ -86,6 +88,7 @@ extension Agent {
     func boardLost(_ error: BoardError) {
         guard let board else { return }
         boardProblem = error.words
+        _ = faults.say(error.words, about: "board")
         say("\(error.words); the lamp's state is unknown until the lines are back", .error)
         for w in edgeWatches { loop.unwatch(w) }
         edgeWatches.removeAll()
@@ -103,12 +106,11 @@ extension Agent {
             self.turn("the board's retry came") { [unowned self] _ in
                 do throws(BoardError) {
                     try self.openBoard()
+                    self.faults.clear("board")
                     self.say("gpio: the lines are back (\(self.setup.board.file)); showing the state again")
                 } catch {
-                    if error.words != self.boardProblem {
-                        self.boardProblem = error.words
-                        self.say(error.words, .warning)
-                    }
+                    self.boardProblem = error.words
+                    if let words = self.faults.say(error.words, about: "board") { self.say(words, .warning) }
                     self.retryBoard()
                 }
                 return []

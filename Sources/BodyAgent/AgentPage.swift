@@ -94,7 +94,7 @@ extension Agent {
         guard let hello else { return "no hello: oriel.url is not set" }
         let to = "Oriel at \(hello.oriel)"
         if hello.inFlight { return "saying hello to \(to)" }
-        switch hello.backoff.lastOutcome {
+        switch hello.lastOutcome {
         case nil: return "no hello said yet to \(to)"
         case "ok": return "\(to) answered the last hello"
         case let failed?:

@@ -24,7 +24,7 @@ public final class EventLoop: @unchecked Sendable {
     public struct TimerID: Hashable, Sendable { let raw: UInt64 }
 
     private struct Watch {
-        let fd: Int32
+        let fd: FileDescriptor
         let action: Action
     }
 
@@ -37,7 +37,7 @@ public final class EventLoop: @unchecked Sendable {
     private let wake: EventCounter
     private var watches: [UInt64: Watch] = [:]
     /// The registration each watched descriptor number has now.
-    private var registrationOf: [Int32: UInt64] = [:]
+    private var registrationOf: [FileDescriptor: UInt64] = [:]
     private var nextRegistration: UInt64 = 2
     private var timers: [UInt64: (due: Double, action: Action)] = [:]
     private var nextTimer: UInt64 = 1
@@ -72,11 +72,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Calls `action` on the loop thread whenever `fd` is readable (or as
     /// `events` say). Watching a number that already has a watch replaces it:
-    /// the old one hears nothing more.
+    /// the old one hears nothing more. No descriptor (nil: its owner closed
+    /// it) is EBADF, as epoll_ctl would say of one closed.
     @discardableResult
-    public func watch(fd: Int32, events: Epoll.Events = .readable, _ action: @escaping Action) throws(LoopError) -> WatchID {
+    public func watch(fd: FileDescriptor?, events: Epoll.Events = .readable, _ action: @escaping Action) throws(LoopError) -> WatchID {
+        guard let descriptor = fd else { throw LoopError("watch a descriptor already closed", .badFileDescriptor) }
+        let fd = descriptor
         let id = nextRegistration
-        let descriptor = FileDescriptor(rawValue: fd)
         do throws(Errno) {
             if let old = registrationOf[fd] {
                 watches.removeValue(forKey: old)
@@ -91,7 +93,7 @@ public final class EventLoop: @unchecked Sendable {
                     try epoll.modify(descriptor, events, registration: id)
                 }
             }
-        } catch { throw LoopError("watch descriptor \(fd)", error) }
+        } catch { throw LoopError("watch \(fd)", error) }
         nextRegistration += 1
         registrationOf[fd] = id
         watches[id] = Watch(fd: fd, action: action)
@@ -104,11 +106,11 @@ public final class EventLoop: @unchecked Sendable {
         guard registrationOf[watch.fd] == id.registration else { return }
         registrationOf.removeValue(forKey: watch.fd)
         do throws(Errno) {
-            try epoll.remove(FileDescriptor(rawValue: watch.fd))
+            try epoll.remove(watch.fd)
         } catch where error == .badFileDescriptor || error == .noSuchFileOrDirectory {
             // Closed already (the kernel took it out of the set), or closed and reused by something not watched.
         } catch {
-            failure = failure ?? LoopError("stop watching descriptor \(watch.fd)", error)
+            failure = failure ?? LoopError("stop watching \(watch.fd)", error)
         }
     }
 
@@ -233,8 +235,8 @@ public final class EventLoop: @unchecked Sendable {
     var timersWaiting: Int { timers.count }
 
     /// The epoll set's and the eventfd's descriptor numbers, for tests that break them.
-    var epollDescriptorForTesting: Int32 { epoll.descriptor?.rawValue ?? -1 }
-    var wakeDescriptorForTesting: Int32 { wake.descriptor?.rawValue ?? -1 }
+    var epollDescriptorForTesting: FileDescriptor? { epoll.descriptor }
+    var wakeDescriptorForTesting: FileDescriptor? { wake.descriptor }
 }
 
 /// Why the loop cannot go on: what it was doing and the errno.

@@ -1,6 +1,6 @@
-import Glibc
 import BodyCore
 import BodyHub
+import BodySystem
 
 /// The hello to Oriel (DESIGN 5), carried out: `HelloRounds` (BodyCore)
 /// decides when and what is said; the request runs on BodyHub's worker and
@@ -74,10 +74,6 @@ extension Agent {
                        listenHost: setup.config.listenHost, hostName: Self.hostName(), port: port).url
     }
 
-    /// The kernel's host name (`gethostname`), nil when it cannot be read.
-    static func hostName() -> String? {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count) == 0 else { return nil }
-        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    /// The kernel's host name (`HostName`), nil when it cannot be read.
+    static func hostName() -> String? { try? HostName.current() }
 }

@@ -1,5 +1,4 @@
 import BodySystem
-import Glibc
 
 /// One line per thing worth saying, on stderr. Under systemd (JOURNAL_STREAM
 /// set) each line carries a syslog priority prefix so the journal files it right.
@@ -17,8 +16,8 @@ public struct Log: Sendable {
     public let recent = RecentLines()
 
     public init(outlet: JournalOutlet = .standardError) {
-        journal = getenv("JOURNAL_STREAM") != nil
-        debug = getenv("STUDIO_BODY_DEBUG").map { String(cString: $0) == "1" } ?? false
+        journal = CurrentProcess.environment("JOURNAL_STREAM") != nil
+        debug = CurrentProcess.environment("STUDIO_BODY_DEBUG") == "1"
         self.outlet = outlet
     }
 

@@ -5,14 +5,14 @@ import BodySystem
 /// every other event and darkens the lamp before the process exits.
 final class Signals {
     private let signals: SignalDescriptor
-    let descriptor: Int32
+    /// What the loop watches (nil only once closed).
+    var descriptor: FileDescriptor? { signals.descriptor }
 
     init() throws(LoopError) {
         SignalDescriptor.ignoreBrokenPipe()
         do { signals = try SignalDescriptor(SignalDescriptor.endingSignals) } catch {
             throw LoopError("hear the signals that end the body (signalfd)", error)
         }
-        descriptor = signals.descriptor?.rawValue ?? -1
     }
 
     /// "SIGHUP", for the log.

@@ -2,7 +2,6 @@ internal import CAvahi
 public import BodyCore
 import BodySystem
 import Dispatch
-import Glibc
 
 /// The body's `_studio-body._tcp` service through avahi-daemon: the one
 /// file that calls avahi-client (docs/decisions.md, "mDNS through Avahi").
@@ -278,9 +277,15 @@ public struct AnnounceError: Error, CustomStringConvertible {
 }
 
 /// The strings as a C array of `const char *` for the duration of `body`.
+/// Copies made and freed by Swift (no `strdup`, no `free`).
 private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>, Int32) -> R) -> R {
-    let copies = strings.map { strdup($0) }
-    defer { copies.forEach { free($0) } }
-    let pointers = copies.map { UnsafePointer($0) }
+    let copies = strings.map { s -> UnsafeMutableBufferPointer<CChar> in
+        let c = s.utf8CString
+        let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: c.count)
+        _ = copy.initialize(from: c)
+        return copy
+    }
+    defer { copies.forEach { $0.deallocate() } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0.baseAddress) }
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!, Int32($0.count)) }
 }

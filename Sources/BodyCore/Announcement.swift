@@ -29,7 +29,7 @@ public struct Announcement: Sendable, Equatable {
     public let port: UInt16
     /// True once avahi-daemon has said the service is established under `name`.
     public private(set) var announced = false
-    private var said: String?
+    private var said = RepeatFilter()
     private var retryDelay: Double = 1
     private var stopped = false
 
@@ -138,8 +138,7 @@ public struct Announcement: Sendable, Equatable {
 
     /// One line per change of what is said.
     private mutating func say(_ words: String, _ level: LogLevel) -> [Action] {
-        guard words != said else { return [] }
-        said = words
-        return [.log(words, level)]
+        guard let line = said.say(words, about: "announce") else { return [] }
+        return [.log(line, level)]
     }
 }

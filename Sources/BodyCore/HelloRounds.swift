@@ -23,6 +23,10 @@ public struct HelloRounds: Equatable, Sendable {
     public private(set) var retrying = false
     /// The URL the last answered hello carried.
     public private(set) var answeredURL: String?
+    /// The last outcome in words ("ok" once answered), for the page.
+    public private(set) var lastOutcome: String?
+    /// Each outcome is said once until it changes.
+    private var said = RepeatFilter()
 
     public init(oriel: String) { self.oriel = oriel }
 
@@ -63,13 +67,15 @@ public struct HelloRounds: Equatable, Sendable {
             backoff.succeeded()
             answeredURL = carried
             var deeds: [Deed] = [.counted(answered: true)]
-            if backoff.changes(to: "ok") { deeds.append(.log("hello: Oriel at \(oriel) answered \(status)", warning: false)) }
+            lastOutcome = "ok"
+            if said.say("ok", about: "hello") != nil { deeds.append(.log("hello: Oriel at \(oriel) answered \(status)", warning: false)) }
             if carried != url { deeds += send(url) }
             return deeds
         }
         let delay = backoff.failed(jitter: jitter)
         var deeds: [Deed] = [.counted(answered: false)]
-        if backoff.changes(to: failure) {
+        lastOutcome = failure
+        if said.say(failure, about: "hello") != nil {
             deeds.append(.log("\(failure); trying again, backing off from 1 s to 60 s", warning: true))
         }
         retrying = true

@@ -55,9 +55,6 @@ public struct HelloBackoff: Equatable, Sendable {
     public static let longest: Double = 60
 
     public private(set) var failures = 0
-    /// The words of the last outcome, so a failure is logged once per change.
-    public private(set) var lastOutcome: String?
-
     public init() {}
 
     /// The delay before the next try after a failure: 1, 2, 4 … 60 s, each
@@ -70,10 +67,4 @@ public struct HelloBackoff: Equatable, Sendable {
     }
 
     public mutating func succeeded() { failures = 0 }
-
-    /// Whether this outcome differs from the last one: log it only then.
-    public mutating func changes(to outcome: String) -> Bool {
-        defer { lastOutcome = outcome }
-        return outcome != lastOutcome
-    }
 }

@@ -1,3 +1,4 @@
+import BodyCore
 import BodySystem
 
 /// The body's HTTP server: libmicrohttpd with no thread of its own, driven by
@@ -44,7 +45,8 @@ public final class HTTPServer {
     public private(set) var port: UInt16 = 0
     /// The server's own epoll set and wake-up counter.
     var poll: ServerPoll?
-    public var pollDescriptor: Int32 { poll?.descriptor ?? -1 }
+    /// What the owner's loop watches; nil once stopped.
+    public var pollDescriptor: FileDescriptor? { poll?.descriptor }
     /// Every open connection, watched for a client that hung up while MHD does
     /// not listen (waiting for a head, or suspended).
     var hangups: HangupWatch?

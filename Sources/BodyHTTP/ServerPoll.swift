@@ -34,8 +34,8 @@ final class ServerPoll {
         }
     }
 
-    /// The descriptor the loop waits on; -1 once closed.
-    var descriptor: Int32 { epoll.descriptor?.rawValue ?? -1 }
+    /// The descriptor the loop waits on; nil once closed.
+    var descriptor: FileDescriptor? { epoll.descriptor }
 
     /// Makes `descriptor` readable so the loop calls for a run.
     func wakeUp() {

@@ -35,9 +35,8 @@ extension HTTPServer {
     /// done or `grace` seconds pass, waking on the server's own epoll set (the
     /// event loop is no longer turning it).
     private func drain(for grace: Double) {
-        guard let poll else { return }
+        guard let wait = poll?.descriptor else { return }
         let deadline = SystemClock.monotonic() + grace
-        let wait = FileDescriptor(rawValue: poll.descriptor)
         while !live.isEmpty {
             let left = deadline - SystemClock.monotonic()
             if left <= 0 { break }

@@ -1,4 +1,4 @@
-import Glibc
+import BodySystem
 
 /// One open V4L2 capture stream, for a single-threaded event loop: epoll its
 /// `descriptor`, call `readFrame()` when it is readable.
@@ -24,8 +24,8 @@ public final class Camera {
 
     public static let bufferCount: UInt32 = 4
 
-    /// The file descriptor to epoll; -1 once closed.
-    public var descriptor: Int32 { fd }
+    /// The file descriptor to epoll; nil once closed.
+    public var descriptor: FileDescriptor? { fd >= 0 ? FileDescriptor(rawValue: fd) : nil }
 
     /// "MJPEG 640x480 @15 (passthrough)", "YUYV 640x480 @15 (encoded)".
     public var format: String {
@@ -92,7 +92,7 @@ public final class Camera {
     private func read(encoding: Bool) throws(CameraError) -> CameraFrame? {
         guard fd >= 0 else { throw CameraError(.failed, "camera: cannot read a frame from \(path): it is closed") }
         let (rc, frame) = calls.dequeue(fd)
-        if rc == -EAGAIN { return nil }
+        if rc == -Errno.wouldBlock.rawValue { return nil }
         if rc < 0 { throw CameraError.call("dequeue a frame from", path, errno: -rc, streaming: true) }
         guard Int(frame.index) < buffers.count else {
             throw CameraError(.failed, "camera: cannot read a frame from \(path): the driver returned buffer \(frame.index) of \(buffers.count)")
@@ -205,7 +205,7 @@ private struct Opening {
             if q.rc < 0 { throw CameraError.call("query buffer \(index) of", path, errno: -q.rc) }
             let m = calls.map(fd, q.offset, q.length)
             guard let pointer = m.pointer else {
-                throw CameraError.call("map buffer \(index) of", path, errno: m.rc < 0 ? -m.rc : EINVAL)
+                throw CameraError.call("map buffer \(index) of", path, errno: m.rc < 0 ? -m.rc : Errno.invalidArgument.rawValue)
             }
             buffers.append((pointer, q.length))
         }

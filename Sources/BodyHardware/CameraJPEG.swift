@@ -1,5 +1,5 @@
-import Glibc
 internal import CTurboJPEG
+import BodySystem
 
 /// JPEG frames as bytes: where one ends, and whether it decodes.
 public enum JPEG {
@@ -33,11 +33,10 @@ public enum JPEG {
                 i += 2 + length
                 if m == 0xDA {
                     // Entropy-coded data: runs until an FF that is neither stuffing nor a restart.
-                    // memchr keeps this fast on the loop thread, even in a debug build.
-                    guard let base = bytes.baseAddress else { return nil }
+                    // memchr (ByteSearch) keeps this fast on the loop thread, even in a debug build.
                     while i + 1 < n {
-                        guard let hit = memchr(base + i, 0xFF, n - i - 1) else { return nil }
-                        i = base.distance(to: UnsafeRawPointer(hit))
+                        guard let hit = ByteSearch.first(0xFF, in: bytes, from: i, end: n - 1) else { return nil }
+                        i = hit
                         let next = bytes[i + 1]
                         if next != 0x00 && !(0xD0...0xD7).contains(next) { break }
                         i += 1

@@ -20,8 +20,9 @@ public final class GpsdSession {
     static let linesPerWake = 256
     /// "HOST:PORT", for words.
     public let address: String
-    /// The socket; -1 once closed.
-    public private(set) var descriptor: Int32 = -1
+    /// The socket the loop watches; nil once closed.
+    public private(set) var descriptor: FileDescriptor?
+    private var socket: Int32 { descriptor?.rawValue ?? -1 }
 
     private init(address: String) { self.address = address }
 
@@ -38,13 +39,13 @@ public final class GpsdSession {
             throw GpsdError(.unreachable, "gpsd: cannot connect to \(session.address): \(cause)")
         }
         session.data = data
-        session.descriptor = cgps_fd(data)
+        session.descriptor = FileDescriptor(rawValue: cgps_fd(data))
         let watch = cgps_watch(data)
         if watch != 0 {
             session.close()
             throw GpsdError(.lost, "gpsd: cannot start a watch at \(session.address): \(Errno(watch).words)")
         }
-        let nb = cgps_set_nonblocking(session.descriptor)
+        let nb = cgps_set_nonblocking(session.socket)
         if nb != 0 {
             session.close()
             throw GpsdError(.lost, "gpsd: cannot make the socket to \(session.address) non-blocking: \(Errno(nb).words)")
@@ -76,13 +77,13 @@ public final class GpsdSession {
             default: nil
             }
             let wouldBlock = n == 0 || code?.kind == .wouldBlock
-            if wouldBlock && cgps_peer_closed(descriptor) == 0 { return reports }
+            if wouldBlock && cgps_peer_closed(socket) == 0 { return reports }
             // The lines before the loss still count; the loss shows on the next read.
             if !reports.isEmpty { return reports }
             // -1 with errno 0 and the peer still there: libgps's buffer is full of one
             // line with no end (it stays full, so the watch cannot go on).
             let cause = if let code, !wouldBlock { code.words }
-                else if !wouldBlock && cgps_peer_closed(descriptor) == 0 {
+                else if !wouldBlock && cgps_peer_closed(socket) == 0 {
                     "gpsd sent a line longer than \(Self.lineLimit) bytes with no end (libgps cannot hold more)"
                 } else { "gpsd closed the connection" }
             throw GpsdError(.lost, "gpsd: lost the watch at \(address): \(cause)")
@@ -94,7 +95,7 @@ public final class GpsdSession {
     public func close() {
         guard let data else { return }
         self.data = nil
-        descriptor = -1
+        descriptor = nil
         _ = cgps_close(data)
         cgps_free(data)
     }

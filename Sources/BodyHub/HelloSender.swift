@@ -1,3 +1,4 @@
+import BodySystem
 import Synchronization
 
 /// Says hello to Oriel off the caller's thread: `POST {oriel}/api/bodies/hello`.
@@ -40,8 +41,7 @@ public final class HelloSender: Sendable {
             return true
         }
         guard start else { return }
-        let started = WorkerThread.detach { [self] in drain() }
-        if let errorWords = started {
+        do throws(Errno) { try WorkerThread.detach { [self] in drain() } } catch {
             // No thread: every queued hello fails now, with the reason.
             let stranded = queue.withLock { q in
                 q.running = false
@@ -50,7 +50,7 @@ public final class HelloSender: Sendable {
             }
             for job in stranded {
                 job.done(.failure(HubError(part: client.part, method: "POST", url: job.url,
-                                           reason: .failed("cannot start a thread: \(errorWords)"))))
+                                           reason: .failed("cannot start a thread: \(error.words)"))))
             }
         }
     }

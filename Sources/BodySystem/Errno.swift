@@ -75,4 +75,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let noSuchDevice = Errno(ENODEV)
     /// ENOMEM
     public static let noMemory = Errno(ENOMEM)
+    /// ENAMETOOLONG
+    public static let nameTooLong = Errno(ENAMETOOLONG)
+    /// ECONNREFUSED
+    public static let connectionRefused = Errno(ECONNREFUSED)
 }

@@ -1,10 +1,18 @@
 /// A file descriptor number, with the few calls the body makes on any
 /// descriptor. It does not own the descriptor: the type that opened it
 /// closes it, once. Modelled on apple/swift-system's `FileDescriptor`.
-public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
+public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: Int32
 
     public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The process's standard input, output and error (0, 1, 2).
+    public static let standardInput = FileDescriptor(rawValue: 0)
+    public static let standardOutput = FileDescriptor(rawValue: 1)
+    public static let standardError = FileDescriptor(rawValue: 2)
+
+    /// "descriptor 7", for the words of an error.
+    public var description: String { "descriptor \(rawValue)" }
 
     /// Reads at most `buffer.count` bytes. The C function is `read`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {

@@ -14,4 +14,9 @@ public enum FileFacts {
     public static func owner(of path: String) -> String? {
         system_owner_name(path)
     }
+
+    /// The permission bits of `path` (through links), e.g. 0o600. The C function is `stat`.
+    public static func permissions(of path: String) throws(Errno) -> UInt32 {
+        UInt32(try valueOrErrno { system_permissions(path) }.get())
+    }
 }

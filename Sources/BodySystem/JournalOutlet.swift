@@ -41,8 +41,9 @@ public final class JournalOutlet: Sendable {
     /// Standard error, the process's one: every `Log` writes through it.
     public static let standardError = JournalOutlet()
 
-    /// `fd` is the stream (2 for standard error).
-    public init(fd: Int32 = 2, bound: Int = JournalOutlet.defaultBound) {
+    /// `stream` is where the lines go (standard error, journald's stream under systemd).
+    public init(_ stream: FileDescriptor = .standardError, bound: Int = JournalOutlet.defaultBound) {
+        let fd = stream.rawValue
         self.bound = bound
         switch system_stream_kind(fd) {
         case 1:

@@ -1,5 +1,6 @@
 import BodyCore
 import BodyHub
+import BodySystem
 import Synchronization
 
 /// A small hub that behaves like Oriel toward one studio body, for `studio-body demo`.
@@ -51,8 +52,8 @@ public final class DemoHub: Sendable {
         }
         log("demo hub: acting as Oriel for the studio body at \(base); On Air starts off")
         for body in [{ [self] in runState(bell) }, { [self] in runPoll() }] as [@Sendable () -> Void] {
-            if let words = WorkerThread.detach(body) {
-                log("demo hub: cannot start a thread: \(words)")
+            do { try WorkerThread.detach(body) } catch {
+                log("demo hub: cannot start a thread: \(error.words)")
                 stop()
                 return
             }

@@ -1,5 +1,4 @@
 import BodyCore
-import Glibc
 
 /// The demo hub's state and rules as a plain value: what Oriel and cwkPippa
 /// would do with each question from the body (DESIGN 4). The hub's threads do
@@ -195,11 +194,22 @@ struct DemoOriel {
     private static func word(_ on: Bool) -> String { on ? "on" : "off" }
 
     /// Epoch seconds as `2026-11-04T17:50:00Z`.
+    /// The civil date from the day count is Howard Hinnant's `civil_from_days`
+    /// (arithmetic, no call into C: UTC has no time zone to look up).
     static func iso8601(_ seconds: Double) -> String {
-        var t = time_t(seconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        let t = Int(seconds.rounded(.down))
+        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
+        let second = t - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(second / 3600)):\(two(second % 3600 / 60)):\(two(second % 60))Z"
     }
 }

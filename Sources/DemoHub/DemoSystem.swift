@@ -1,7 +1,7 @@
 import BodySystem
 
 /// The few system calls the demo hub's threads need: a wake-up pipe, clocks
-/// (threads come from BodyHub's WorkerThread), all through BodySystem.
+/// (threads come from BodySystem's WorkerThread), all through BodySystem.
 enum DemoSystem {
     static func monotonic() -> Double { SystemClock.monotonic() }
 

@@ -8,8 +8,6 @@
 // then prints "http-bench: served N requests" and exits 1 if it served none.
 import BodyHTTP
 import BodySystem
-import Foundation
-import Glibc
 
 /// Serves until `seconds` have passed; the number of requests answered.
 func serve(port: UInt16, seconds: Double) throws(HTTPServerError) -> Int {
@@ -23,8 +21,8 @@ func serve(port: UInt16, seconds: Double) throws(HTTPServerError) -> Int {
     let end = SystemClock.monotonic() + seconds
     while SystemClock.monotonic() < end {
         let wait = min(end - SystemClock.monotonic(), server.timeout() ?? 1)
-        var pfd = pollfd(fd: server.pollDescriptor, events: Int16(POLLIN), revents: 0)
-        _ = poll(&pfd, 1, Int32((max(0, wait) * 1000).rounded(.up)))
+        // A wait that fails (the server stopped) is followed by a run that says so, or nothing to do.
+        _ = try? server.pollDescriptor?.waitReadable(seconds: max(0, wait))
         server.run()
     }
     server.stop()
@@ -35,14 +33,14 @@ let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count <= 2,
       let port = UInt16(arguments.first ?? "18790"),
       let seconds = Double(arguments.dropFirst().first ?? "15") else {
-    FileHandle.standardError.write(Data("usage: http-bench [PORT [SECONDS]]\n".utf8))
-    exit(2)
+    try? FileDescriptor.standardError.writeAll(Array("usage: http-bench [PORT [SECONDS]]\n".utf8))
+    CurrentProcess.exit(2)
 }
 do {
     let served = try serve(port: port, seconds: seconds)
     print("http-bench: served \(served) requests")
-    exit(served > 0 ? 0 : 1)
+    CurrentProcess.exit(served > 0 ? 0 : 1)
 } catch {
-    FileHandle.standardError.write(Data("http-bench: cannot serve on 127.0.0.1:\(port): \(error)\n".utf8))
-    exit(1)
+    try? FileDescriptor.standardError.writeAll(Array("http-bench: cannot serve on 127.0.0.1:\(port): \(error)\n".utf8))
+    CurrentProcess.exit(1)
 }

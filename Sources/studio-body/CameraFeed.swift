@@ -14,7 +14,7 @@ enum CameraFeed {
         var frames = 0
         var saidTooLarge = false
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        let input = FileDescriptor(rawValue: 0)
+        let input = FileDescriptor.standardInput
         while true {
             let read = buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try input.read(into: raw) } }
             guard case .success(let n) = read else {

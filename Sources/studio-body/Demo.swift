@@ -1,4 +1,3 @@
-import Glibc
 import BodyAgent
 import BodyConfig
 import BodyCore
@@ -10,19 +9,14 @@ import BodySystem
 /// lamp follow. The hub lives in DemoHub, apart from the body's code.
 enum Demo {
     static func run(port: UInt16, version: String) -> Int32 {
-        var template = Array("/tmp/studio-body-demo-XXXXXX".utf8CString)
-        guard let dir = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }).map({ String(cString: $0) }) else {
-            fail("demo: cannot make a folder in /tmp: \(Errno.current.words)")
+        let dir: String
+        do { dir = try FileSystem.makeTemporaryFolder("/tmp/studio-body-demo-") } catch {
+            fail("demo: cannot make a folder in /tmp: \(error.words)")
         }
         let token = (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement()!) }.joined()
         let tokenFile = dir + "/token"
-        let fd = open(tokenFile, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { fail("demo: cannot write \(tokenFile): \(Errno.current.words)") }
-        let file = FileDescriptor(rawValue: fd)
-        let bytes = Array((token + "\n").utf8)
         do throws(Errno) {
-            try file.writeAll(bytes)
-            try file.close()
+            try FileSystem.create(tokenFile, mode: 0o600, writing: Array((token + "\n").utf8))
         } catch {
             fail("demo: cannot write \(tokenFile): \(error.words)")
         }

@@ -1,4 +1,3 @@
-import Glibc
 import BodyAgent
 import BodyConfig
 import BodySystem
@@ -15,16 +14,17 @@ usage: studio-body --config FILE            run the body
        studio-body --version
 """
 
+// Nothing to do about a failed write to standard error or output: there is nowhere else to say it.
 func fail(_ words: String, code: Int32 = 1) -> Never {
-    var line = Array("studio-body: \(words)\n".utf8)
-    _ = line.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    try? FileDescriptor.standardError.writeAll(Array("studio-body: \(words)\n".utf8))
     exit(code)
 }
 
 func say(_ words: String) {
-    var line = Array("\(words)\n".utf8)
-    _ = line.withUnsafeMutableBytes { write(1, $0.baseAddress, $0.count) }
+    try? FileDescriptor.standardOutput.writeAll(Array("\(words)\n".utf8))
 }
+
+func exit(_ code: Int32) -> Never { CurrentProcess.exit(code) }
 
 func option(_ name: String, in args: [String]) -> String? {
     guard let i = args.firstIndex(of: name) else { return nil }

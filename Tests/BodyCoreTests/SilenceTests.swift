@@ -109,15 +109,4 @@ struct HelloBackoffTests {
         #expect(backoff.failures == 0)
         #expect(backoff.failed(jitter: 0) == 1)
     }
-
-    @Test("a failure is logged once per change, not once per try")
-    func logOncePerChange() {
-        var backoff = HelloBackoff()
-        let refused = "hub: cannot say hello to http://oriel.local:8787: Connection refused"
-        let first = backoff.changes(to: refused)
-        let again = backoff.changes(to: refused)
-        let answered = backoff.changes(to: "hello answered")
-        #expect(first && !again && answered)
-        #expect(backoff.lastOutcome == "hello answered")
-    }
 }

@@ -55,7 +55,7 @@ final class Harness {
             var wait = end - now // no polling tick: a missed wake-up shows as a stall
             if let t = server.timeout() { wait = min(wait, t) }
             if let next = timers.map(\.at).min() { wait = min(wait, max(0, next - now)) }
-            var pfds = [pollfd(fd: server.pollDescriptor, events: Int16(POLLIN), revents: 0),
+            var pfds = [pollfd(fd: server.pollDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
                         pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             _ = poll(&pfds, 2, Int32((wait * 1000).rounded(.up)))
             var drain = [UInt8](repeating: 0, count: 64)

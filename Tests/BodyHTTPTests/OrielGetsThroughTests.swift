@@ -41,17 +41,6 @@ struct LimitRuleTests {
         watch.awaitHead(done)
         #expect(watch.nextDeadline(limit: 5) == 1005)
     }
-
-    @Test("a message is said once, its repeats counted and said with it after the window")
-    func repeats() {
-        var filter = RepeatFilter(window: 60)
-        #expect(filter.say("limit reached", at: 0) == "limit reached")
-        #expect(filter.say("limit reached", at: 1) == nil)
-        #expect(filter.say("limit reached", at: 59) == nil)
-        #expect(filter.say("other", at: 59) == "other")
-        #expect(filter.say("limit reached", at: 60) == "limit reached (and 2 more like it since the last time it was said)")
-        #expect(filter.say("limit reached", at: 121) == "limit reached")
-    }
 }
 
 /// Server-side connections of `port` from 127.0.0.`host`.

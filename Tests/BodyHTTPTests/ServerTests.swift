@@ -192,14 +192,6 @@ struct ServerTests {
         #expect(h.server.repeats.remembered <= 2)
     }
 
-    @Test("the repeat filter stays bounded however many different lines come")
-    func repeatFilterBounded() {
-        var filter = RepeatFilter(window: 60)
-        for i in 0..<1_000 { _ = filter.say("line \(i)", at: Double(i) / 1_000) }
-        #expect(filter.remembered <= 64)
-        #expect(filter.say("line 999", at: 1) == nil, "the newest is still remembered")
-    }
-
     @Test("a body of exactly the limit reaches the handler")
     func atLimit() throws {
         let h = try Harness { _, request, reply in reply.send(.json(200, Array("\(request.body.count)".utf8))) }
@@ -322,7 +314,7 @@ struct ServerTests {
         #expect(answer.text == #"{"error":"the body is stopping"}"#)
         #expect(answer.headers["connection"]?.lowercased() == "close")
         #expect(try watch.value!.get().status == 200)
-        #expect(h.server.pollDescriptor == -1)
+        #expect(h.server.pollDescriptor == nil)
     }
 
     @Test("an empty answer, then stop() called from inside a handler waits for the turn to end")
@@ -344,7 +336,7 @@ struct ServerTests {
         let answers = try client.value!.map { try $0.get() }
         #expect(answers.map(\.status) == [204, 204])
         #expect(answers.allSatisfy { $0.body.isEmpty })
-        #expect(h.drive(limit: 1) { h.server.pollDescriptor == -1 })
+        #expect(h.drive(limit: 1) { h.server.pollDescriptor == nil })
     }
 
     @Test("it listens on IPv6 too")
@@ -359,7 +351,7 @@ struct ServerTests {
         let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
         #expect(h.server.timeout() == nil)
         #expect(h.server.port != 0)
-        #expect(h.server.pollDescriptor >= 0)
+        #expect(h.server.pollDescriptor != nil)
     }
 
     @Test("a port in use is an error that names the address and the cause")

@@ -35,7 +35,7 @@ struct JournalOutletTests {
     func pipeNobodyReads() throws {
         let (r, w) = try FileDescriptor.pipe()
         defer { try? r.close(); try? w.close() }
-        let outlet = JournalOutlet(fd: w.rawValue, bound: 16 * 1024)
+        let outlet = JournalOutlet(w, bound: 16 * 1024)
         #expect(outlet.descriptor != nil, "a pipe is watched for room")
         var clock = 100.0
         // 3,000 lines of 60 bytes: 180 KB, past the pipe's 64 KiB and the 16 KiB bound.
@@ -59,7 +59,7 @@ struct JournalOutletTests {
     func otherThread() async throws {
         let (r, w) = try FileDescriptor.pipe()
         defer { try? r.close(); try? w.close() }
-        let outlet = JournalOutlet(fd: w.rawValue, bound: 1 << 20)
+        let outlet = JournalOutlet(w, bound: 1 << 20)
         for i in 0..<1500 { outlet.write(line(i)) }  // the pipe fills: the rest waits
         #expect(outlet.pending > 0)
         let other = Task.detached { for i in 1500..<2000 { outlet.write(line(i)) } }
@@ -78,7 +78,7 @@ struct JournalOutletTests {
         defer { close(pair[0]); close(pair[1]) }
         var size: Int32 = 4096
         setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        let outlet = JournalOutlet(fd: pair[0], bound: 64 * 1024)
+        let outlet = JournalOutlet(FileDescriptor(rawValue: pair[0]), bound: 64 * 1024)
         #expect(outlet.descriptor?.rawValue == pair[0])
         for i in 0..<2000 { outlet.write(line(i)) }
         #expect(outlet.pending > 0, "the socket is full; nothing blocked")
@@ -89,7 +89,7 @@ struct JournalOutletTests {
         let path = "/tmp/studio-body-outlet-\(getpid())"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer { close(fd); unlink(path) }
-        let file = JournalOutlet(fd: fd)
+        let file = JournalOutlet(FileDescriptor(rawValue: fd))
         #expect(file.descriptor == nil, "a file never stalls on a reader: nothing to watch")
         file.write(line(7))
         #expect(file.pending == 0)

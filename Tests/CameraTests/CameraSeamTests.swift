@@ -154,6 +154,6 @@ struct CameraSeamTests {
         camera.close()
         let tail = device.log.drop { $0 != "streamon" }.dropFirst()
         #expect(Array(tail) == ["streamoff", "munmap", "munmap", "munmap", "munmap", "reqbufs 0", "close"])
-        #expect(camera.descriptor == -1)
+        #expect(camera.descriptor == nil)
     }
 }

@@ -15,7 +15,7 @@ struct EventLoopTests {
     func staleEventDropped(unwatchFirst: Bool) throws {
         let loop = try EventLoop()
         let a = try EventCounter(), b = try EventCounter()
-        let numbers = [a.descriptor!.rawValue, b.descriptor!.rawValue]
+        let numbers = [a.descriptor!, b.descriptor!]
         var trace: [String] = []
         var ids: [EventLoop.WatchID] = []
         var fresh: EventCounter? = nil
@@ -29,7 +29,7 @@ struct EventLoopTests {
                 let other = 1 - index
                 let replacement = try! EventCounter()
                 if unwatchFirst { loop.unwatch(ids[other]) }
-                try! replacement.descriptor!.duplicate(as: FileDescriptor(rawValue: numbers[other]))
+                try! replacement.descriptor!.duplicate(as: numbers[other])
                 replacement.close()
                 fresh = [a, b][other]
                 try loop.watch(fd: numbers[other]) {
@@ -57,7 +57,7 @@ struct EventLoopTests {
     func rewatch() throws {
         let loop = try EventLoop()
         let counter = try EventCounter()
-        let fd = counter.descriptor!.rawValue
+        let fd = counter.descriptor!
         var heard: [String] = []
         let first = try loop.watch(fd: fd) { heard.append("first") }
         try loop.watch(fd: fd) { heard.append("second"); _ = try? counter.drain(); loop.stop() }
@@ -68,12 +68,32 @@ struct EventLoopTests {
         #expect(heard == ["second"])
     }
 
+    @Test("no descriptor to watch (its owner closed it) is EBADF in words, and nothing is watched")
+    func watchClosed() throws {
+        let loop = try EventLoop()
+        let counter = try EventCounter()
+        counter.close()
+        let error = try #require(throws: LoopError.self) { try loop.watch(fd: counter.descriptor) {} }
+        #expect(error.errno == .badFileDescriptor)
+        #expect(error.description == "loop: cannot watch a descriptor already closed: Bad file descriptor")
+    }
+
+    @Test("a descriptor the kernel refuses to watch is named in the loop's words")
+    func watchRefused() throws {
+        let loop = try EventLoop()
+        // A regular file cannot be in an epoll set (EPERM).
+        let file = FileDescriptor(rawValue: open("/etc/passwd", O_RDONLY | O_CLOEXEC))
+        defer { try? file.close() }
+        let error = try #require(throws: LoopError.self) { try loop.watch(fd: file) {} }
+        #expect(error.description == "loop: cannot watch descriptor \(file.rawValue): Operation not permitted")
+    }
+
     @Test("a broken epoll descriptor ends run() with the cause instead of returning quietly")
     func brokenEpoll() throws {
         let loop = try EventLoop()
         // The loop's epoll number now refers to a pipe: epoll_wait says EINVAL.
         let pipe = try FileDescriptor.pipe()
-        try pipe.read.duplicate(as: FileDescriptor(rawValue: loop.epollDescriptorForTesting))
+        try pipe.read.duplicate(as: loop.epollDescriptorForTesting!)
         try pipe.read.close()
         try pipe.write.close()
         let error = try #require(throws: LoopError.self) { try loop.run() }
@@ -86,7 +106,7 @@ struct EventLoopTests {
         let loop = try EventLoop()
         // The eventfd's number now refers to a pipe's read end: the wake-up write says EBADF.
         let pipe = try FileDescriptor.pipe()
-        try pipe.read.duplicate(as: FileDescriptor(rawValue: loop.wakeDescriptorForTesting))
+        try pipe.read.duplicate(as: loop.wakeDescriptorForTesting!)
         try pipe.read.close()
         try pipe.write.close()
         loop.post { }

@@ -32,7 +32,7 @@ enum CameraHIL {
         while true {
             let left = deadline - now()
             if left <= 0 { return nil }
-            var pfd = pollfd(fd: camera.descriptor, events: Int16(POLLIN), revents: 0)
+            var pfd = pollfd(fd: camera.descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
             _ = poll(&pfd, 1, Int32(left * 1000) + 1)
             if pfd.revents != 0, let frame = try camera.readFrame()?.jpeg { return frame }
         }

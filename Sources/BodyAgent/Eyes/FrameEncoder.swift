@@ -1,7 +1,5 @@
-import Glibc
 import Synchronization
 import BodyHardware
-import BodyHub
 import BodySystem
 
 /// Encodes YUYV frames to JPEG on a thread of its own, so the loop never waits
@@ -16,7 +14,7 @@ final class FrameEncoder: @unchecked Sendable {
     }
 
     private let slot = Mutex(Slot())
-    private let ready: UnsafeMutablePointer<sem_t>
+    private let ready: Semaphore
     // Used by the worker thread only, once started.
     private let encoder: YUYVEncoder
     private let bytesPerLine: Int
@@ -28,16 +26,12 @@ final class FrameEncoder: @unchecked Sendable {
         self.encoder = encoder
         self.bytesPerLine = bytesPerLine
         self.deliver = deliver
-        ready = .allocate(capacity: 1)
-        sem_init(ready, 0, 0)
-        if let why = WorkerThread.detach({ [self] in work() }) {
-            throw CameraError(.failed, "camera: cannot start the JPEG encoder's thread: \(why)")
+        do { ready = try Semaphore() } catch {
+            throw CameraError(.failed, "camera: cannot make the JPEG encoder's semaphore: \(error.words)")
         }
-    }
-
-    deinit {
-        sem_destroy(ready)
-        ready.deallocate()
+        do { try WorkerThread.detach({ [self] in work() }) } catch {
+            throw CameraError(.failed, "camera: cannot start the JPEG encoder's thread: \(error.words)")
+        }
     }
 
     /// From the loop: the newest frame to encode (an older one not started is dropped).
@@ -47,13 +41,14 @@ final class FrameEncoder: @unchecked Sendable {
             s.frame = yuyv
             return idle
         }
-        if wake { sem_post(ready) }
+        // A post fails only past the counter's maximum: the worker has wake-ups enough.
+        if wake { try? ready.post() }
     }
 
     /// From the loop: the thread ends after the frame it is encoding, if any.
     func stop() {
         slot.withLock { $0.stopped = true; $0.frame = nil }
-        sem_post(ready)
+        try? ready.post()
     }
 
     private func work() {
@@ -61,7 +56,12 @@ final class FrameEncoder: @unchecked Sendable {
         // A thread left at the loop's weight only costs latency, so a refusal is not fatal.
         try? ThreadPriority.background()
         while true {
-            while sem_wait(ready) != 0 && errno == EINTR {}
+            // EINTR is waited through inside (the one rule); anything else (EINVAL) is a semaphore
+            // gone bad, and a thread that cannot wait would spin: it says so and ends.
+            do { try ready.wait() } catch {
+                deliver(.failure(CameraError(.failed, "camera: the JPEG encoder's thread cannot wait for frames: \(error.words)")))
+                return
+            }
             let (frame, stopped) = slot.withLock { s -> ([UInt8]?, Bool) in
                 defer { s.frame = nil }
                 return (s.frame, s.stopped)

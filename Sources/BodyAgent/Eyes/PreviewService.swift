@@ -1,3 +1,4 @@
+import BodyCore
 import BodyHardware
 import BodyHTTP
 
@@ -29,7 +30,7 @@ public final class PreviewService: @unchecked Sendable {
     /// "readable" without frames must not spin the loop.
     private var idleWakeups = 0
     static let idleWakeupLimit = 500
-    private var logged: String?
+    private var said = RepeatFilter()
     /// Bad frames in a row since the last whole one (0: the camera is fine), and the first one's words.
     private var badFrames = 0
     private var lastBad: String?
@@ -294,9 +295,7 @@ public final class PreviewService: @unchecked Sendable {
 
     /// Logs a line only when it differs from the last one: changes, not repeats.
     private func say(_ line: String) {
-        guard line != logged else { return }
-        logged = line
-        log(line)
+        if let line = said.say(line, about: "preview") { log(line) }
     }
 
     static func part(_ jpeg: [UInt8]) -> [UInt8] {

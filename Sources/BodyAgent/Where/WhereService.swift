@@ -24,10 +24,9 @@ public final class WhereService {
     private var timerDue: Double?
     private var watch = WhereWatch()
     private var waiting: [WhereWatch.Ticket: Answer] = [:]
-    /// The last problem logged, so a repeat is not logged again; `garbage`
-    /// when it was a line that is not gpsd's JSON (whose words change with
-    /// each line, so it is said once until another problem or a good line).
-    private var problem: (words: String, garbage: Bool)?
+    /// gpsd's problem, said once until it changes or ends; a line that is not
+    /// gpsd's JSON (whose words change with each line) is one problem by its key.
+    private var problems = RepeatFilter()
     /// How far this computer's unsynchronised clock was behind the receiver's
     /// at the last fix that counted for it (`/status`), and what the log said of it.
     public private(set) var clockBehind: Double?
@@ -119,7 +118,7 @@ public final class WhereService {
     /// a line that is ends whatever problem was said.
     private func garbled(_ report: GpsReport, from address: String) {
         if case .garbage(let start) = report {
-            if problem?.garbage != true { note("gpsd at \(address) sent a line that is not gpsd's JSON: \"\(start)\"", garbage: true) }
+            note("gpsd at \(address) sent a line that is not gpsd's JSON: \"\(start)\"", garbage: true)
         } else {
             // gpsd's own JSON: whatever the problem was (refused, stalled, garbage), it answers again.
             note(nil)
@@ -175,8 +174,10 @@ public final class WhereService {
 
     /// Logs a problem once per change, and the recovery once.
     private func note(_ words: String?, garbage: Bool = false) {
-        guard words != problem?.words else { return }
-        if let words { log("where: \(words)") } else { log("where: gpsd at \(WhereAnswer.address(host: host, port: port)) answers again") }
-        problem = words.map { ($0, garbage) }
+        guard let words else {
+            if problems.clear("gpsd") { log("where: gpsd at \(WhereAnswer.address(host: host, port: port)) answers again") }
+            return
+        }
+        if let line = problems.say(words, key: garbage ? "garbage" : nil, about: "gpsd") { log("where: \(line)") }
     }
 }

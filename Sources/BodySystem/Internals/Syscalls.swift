@@ -260,3 +260,144 @@ internal let system_ending_signals: [(Int32, String)] = [
     (SIGPROF, "SIGPROF"), (SIGXCPU, "SIGXCPU"), (SIGXFSZ, "SIGXFSZ"), (SIGPWR, "SIGPWR"),
     (SIGSTKFLT, "SIGSTKFLT"), (SIGIO, "SIGIO"),
 ]
+
+// The process: its environment, its id, its end
+
+/// The value of `name` in the environment; nil when unset.
+internal func system_getenv(_ name: String) -> String? {
+    Glibc.getenv(name).map { String(cString: $0) }
+}
+
+internal func system_getpid() -> Int32 {
+    Glibc.getpid()
+}
+
+internal func system_exit(_ code: Int32) -> Never {
+    Glibc.exit(code)
+}
+
+/// gethostname(2) into `buffer`; the name ends at the first NUL.
+internal func system_gethostname(_ buffer: inout [CChar]) -> Int32 {
+    Glibc.gethostname(&buffer, buffer.count)
+}
+
+// systemd's notify socket (NotifySocket)
+
+/// How long a path `sockaddr_un` holds, its terminating NUL included.
+internal let system_unix_path_capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+
+/// One datagram of `message` to the AF_UNIX datagram socket at `path` (bytes;
+/// a leading 0 names an abstract socket) from a socket made and closed here:
+/// what sendto returned, or -1 with errno (the socket's own failure included).
+internal func system_send_datagram(to path: [UInt8], _ message: [UInt8]) -> Int {
+    let fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    if fd < 0 { return -1 }
+    defer {
+        // The datagram went or did not; a failed close changes neither, and keeps errno.
+        let saved = Glibc.errno
+        _ = Glibc.close(fd)
+        Glibc.errno = saved
+    }
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+        for (i, b) in path.enumerated() { raw[i] = b }
+    }
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
+    return message.withUnsafeBytes { msg in
+        withUnsafePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+                Glibc.sendto(fd, msg.baseAddress, msg.count, Int32(MSG_NOSIGNAL), sa, length)
+            }
+        }
+    }
+}
+
+// Semaphores (Semaphore)
+
+internal typealias system_sem_t = sem_t
+
+internal func system_sem_init(_ sem: UnsafeMutablePointer<sem_t>) -> Int32 {
+    Glibc.sem_init(sem, 0, 0)
+}
+
+internal func system_sem_destroy(_ sem: UnsafeMutablePointer<sem_t>) -> Int32 {
+    Glibc.sem_destroy(sem)
+}
+
+internal func system_sem_post(_ sem: UnsafeMutablePointer<sem_t>) -> Int32 {
+    Glibc.sem_post(sem)
+}
+
+internal func system_sem_wait(_ sem: UnsafeMutablePointer<sem_t>) -> Int32 {
+    Glibc.sem_wait(sem)
+}
+
+internal func system_sem_trywait(_ sem: UnsafeMutablePointer<sem_t>) -> Int32 {
+    Glibc.sem_trywait(sem)
+}
+
+// Threads (WorkerThread)
+
+/// pthread_create and pthread_detach: 0, or the error number pthread_create
+/// returned (pthreads do not set errno).
+internal func system_start_detached_thread(_ context: UnsafeMutableRawPointer,
+                                           _ start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?) -> Int32 {
+    var thread = pthread_t()
+    let rc = Glibc.pthread_create(&thread, nil, start, context)
+    if rc == 0 { Glibc.pthread_detach(thread) }
+    return rc
+}
+
+// Files (FileSystem, FileFacts)
+
+/// open(2) read-only, close-on-exec.
+internal func system_open_read(_ path: String) -> Int32 {
+    Glibc.open(path, O_RDONLY | O_CLOEXEC)
+}
+
+/// open(2) for writing a file that must not exist yet, close-on-exec, with `mode`.
+internal func system_create_exclusive(_ path: String, _ mode: UInt32) -> Int32 {
+    Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+}
+
+/// mkdtemp(3): `template` ends in XXXXXX, replaced in place; nil with errno.
+internal func system_mkdtemp(_ template: String) -> String? {
+    var bytes = Array(template.utf8CString)
+    return bytes.withUnsafeMutableBufferPointer { Glibc.mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+}
+
+/// stat(2) through links: the permission bits (`st_mode & 0o7777`), or -1 with errno.
+internal func system_permissions(_ path: String) -> Int32 {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return -1 }
+    return Int32(st.st_mode & 0o7777)
+}
+
+// Internet addresses (InternetAddress)
+
+/// inet_pton(3) of `text` as IPv4 into `sockaddr_in` bytes with `port`, else
+/// as IPv6 into `sockaddr_in6` bytes; nil when it is neither.
+internal func system_socket_address(_ text: String, _ port: UInt16) -> (bytes: [UInt8], isIPv6: Bool, isAny: Bool)? {
+    var v4 = sockaddr_in()
+    if Glibc.inet_pton(AF_INET, text, &v4.sin_addr) == 1 {
+        v4.sin_family = sa_family_t(AF_INET)
+        v4.sin_port = port.bigEndian
+        return (withUnsafeBytes(of: &v4) { Array($0) }, false, v4.sin_addr.s_addr == 0)
+    }
+    var v6 = sockaddr_in6()
+    if Glibc.inet_pton(AF_INET6, text, &v6.sin6_addr) == 1 {
+        v6.sin6_family = sa_family_t(AF_INET6)
+        v6.sin6_port = port.bigEndian
+        let any = withUnsafeBytes(of: &v6.sin6_addr) { $0.allSatisfy { $0 == 0 } }
+        return (withUnsafeBytes(of: &v6) { Array($0) }, true, any)
+    }
+    return nil
+}
+
+// Memory
+
+/// memchr(3): the first `byte` in `count` bytes from `start`.
+internal func system_memchr(_ start: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeMutableRawPointer? {
+    Glibc.memchr(start, Int32(byte), count)
+}
