@@ -92,6 +92,16 @@ final class AgentRig {
 
     func client() -> Client { Client(port: agent.port) }
 
+    /// The button's line moves at `t`: the loop reads the edge (a turn of
+    /// its own), then the clock passes the 10 ms window's end and the rules read the line.
+    func line(_ down: Bool, at t: Double) throws {
+        let edges = deeds.filter { $0 == .turn("button edges") }.count
+        clock.mono = t
+        board.press(down, at: t)
+        try pump { deeds.filter { $0 == .turn("button edges") }.count > edges }
+        try advance(to: t + 0.01)
+    }
+
     /// The deeds of each turn, split at its beginning.
     var turns: [[AgentDeed]] {
         var out: [[AgentDeed]] = []

@@ -47,19 +47,13 @@ struct TurnTests {
         #expect(rig.agent.polls.count == 1)
         rig.deeds.removeAll()
         // First press: down at 1001, read at the window's end, up 100 ms later.
-        rig.board.press(true, at: 1001)
-        try rig.pump { rig.deeds.contains(.turn("button edges")) }
-        try rig.advance(to: 1001.01)
+        try rig.line(true, at: 1001)
         #expect(rig.board.lit[.armedLED] == true)
-        rig.board.press(false, at: 1001.1)
-        try rig.pump { rig.deeds.filter { $0 == .turn("button edges") }.count == 2 }
-        try rig.advance(to: 1001.11)
+        try rig.line(false, at: 1001.1)
         #expect(ears.answer() == nil)
         // The second press, a second later, confirms.
         rig.deeds.removeAll()
-        rig.board.press(true, at: 1002)
-        try rig.pump { rig.deeds.contains(.turn("button edges")) }
-        try rig.advance(to: 1002.01)
+        try rig.line(true, at: 1002)
         let turn = try #require(rig.turn(with: .answered(200)))
         #expect(turn.first == .turn("a rule's time came"))
         #expect(turn.filter { $0 == .serverRan }.count == 1)
@@ -78,9 +72,7 @@ struct TurnTests {
         let rig = try AgentRig()
         let client = rig.client()
         _ = try push(rig, client, #"{"onair":{"on":false}}"#)
-        rig.board.press(true, at: 1000.5)
-        try rig.pump { rig.deeds.contains(.turn("button edges")) }
-        try rig.advance(to: 1000.51)
+        try rig.line(true, at: 1000.5)
         for turn in rig.turns {
             #expect(turn.filter { $0 == .ticked }.count == 1, "\(turn)")
             #expect(turn.filter { if case .armed = $0 { true } else { false } }.count <= 1, "\(turn)")
@@ -92,13 +84,9 @@ struct TurnTests {
         let rig = try AgentRig(at: 1000)
         let client = rig.client()
         _ = try push(rig, client, #"{"onair":{"on":false}}"#)
-        rig.board.press(true, at: 1000.5)
-        try rig.pump { rig.deeds.contains(.turn("button edges")) }
-        try rig.advance(to: 1000.51)
+        try rig.line(true, at: 1000.5)
         #expect(rig.board.lit[.armedLED] == true)
-        rig.board.press(false, at: 1000.6)
-        try rig.pump { rig.deeds.filter { $0 == .turn("button edges") }.count == 2 }
-        try rig.advance(to: 1000.61)
+        try rig.line(false, at: 1000.6)
         // The arming runs out at 1005.5; the clock passes it, and before its
         // timer runs, Oriel asks for the status.
         rig.clock.mono = 1006
