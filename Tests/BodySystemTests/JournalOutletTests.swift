@@ -95,6 +95,16 @@ struct JournalOutletTests {
         #expect(file.pending == 0)
     }
 
+    @Test("/dev/null (StandardError=null, 2>/dev/null) is nothing to watch: epoll refuses it, and it never waits")
+    func devNull() throws {
+        let fd = open("/dev/null", O_WRONLY)
+        defer { close(fd) }
+        let outlet = JournalOutlet(FileDescriptor(rawValue: fd))
+        #expect(outlet.descriptor == nil)
+        for i in 0..<100 { outlet.write(line(i)) }
+        #expect(outlet.pending == 0)
+    }
+
     @Test("a drop is said with its count grouped and its time in words", arguments: [
         (0.44, "0.4 s"), (9.94, "9.9 s"), (42.2, "42 s"), (1204.4, "1,204 s"),
     ])

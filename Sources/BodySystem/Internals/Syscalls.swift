@@ -179,14 +179,16 @@ internal func system_malloc_trim(_ pad: Int) -> Int32 {
 
 // The journal's stream (JournalOutlet)
 
-/// What kind of file `fd` is: 1 socket, 2 pipe or character device (a
-/// terminal), 0 anything else (a regular file); -1 with errno.
+/// What kind of file `fd` is: 1 socket, 2 pipe or terminal (what can make a
+/// writer wait), 0 anything else: a regular file, or a character device that
+/// never waits and that epoll refuses (/dev/null, with EPERM); -1 with errno.
 internal func system_stream_kind(_ fd: Int32) -> Int32 {
     var st = stat()
     if Glibc.fstat(fd, &st) < 0 { return -1 }
     switch st.st_mode & S_IFMT {
     case S_IFSOCK: return 1
-    case S_IFIFO, S_IFCHR: return 2
+    case S_IFIFO: return 2
+    case S_IFCHR: return Glibc.isatty(fd) == 1 ? 2 : 0
     default: return 0
     }
 }
