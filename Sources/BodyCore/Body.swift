@@ -147,7 +147,10 @@ public struct Body: Equatable, Sendable {
             contacts[button] = c
             for event in events { said(event, of: button, at: now, ids: ids, &actions) }
         }
-        for button in ButtonRole.inNameOrder where noise[button] != nil {
+        // A tally is written back only when its minute is over: a write into the
+        // dictionary at every turn copied it (heaptrack, issue 21).
+        for button in ButtonRole.inNameOrder {
+            guard let due = noise[button]?.nextDue, now.mono >= due else { continue }
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
         }
         actions += advance(at: now)
