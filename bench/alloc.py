@@ -9,11 +9,12 @@ the requests made is counted:
   status   GET /status                                  50 warm-up, then 1,000
   face     POST /face, on and off in turn, phase live    50, 1,000
   metrics  GET /metrics                                  50, 1,000
-  ears     POST /sim/press?button=kill&presses=2&gap=0.45, then GET /ears?after=NEXT&wait=10,
+  ears     POST /sim/press?button=kill&presses=2&gap=0.45, then GET /ears?after=NEXT&wait=4,
            answered when the second press is confirmed: 3 warm-up, then 20 rounds
            (a two-press takes half a second of real time); counted per round, both
            requests and the press's edges and confirmations. The body's kill is then
-           settled by a push of {"eyes":{"red":false}} outside the count.
+           settled by a push of {"eyes":{"red":false}} outside the count. A round whose
+           press a late loop lost (a loaded machine) is made again, not counted, up to 5.
 
   python3 bench/alloc.py [--body BIN] [--runs N] [--check BOUNDS] [--json OUT]
 --check fails (exit 1) when a count is above its bound in BOUNDS (bench/alloc-bounds).
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import socket
 import struct
 import subprocess
@@ -33,7 +35,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOKEN = "alloc-token-0123456789abcdef"
-AUTH = {"Authorization": f"Bearer {TOKEN}"}
 OPS = ["status", "face", "metrics", "ears"]
 FIELDS = ["malloc", "calloc", "realloc", "memalign", "free", "bytes"]
 
@@ -149,21 +150,32 @@ def measure(prog, is_body, warm, n, rounds):
     conn = prog.conn()
     nxt = int(re.search(rb'"next":(\d+)', ask(conn, "GET", "/ears?wait=0")).group(1))
     totals = {k: 0 for k in FIELDS}
-    for i in range(3 + rounds):
+    done = lost = 0
+    while done < 3 + rounds:
         before = prog.idle()
         ask(conn, "POST", "/sim/press?button=kill&presses=2&gap=0.45")
-        got = ask(conn, "GET", f"/ears?after={nxt}&wait=10")
+        got = ask(conn, "GET", f"/ears?after={nxt}&wait=4")
         after = prog.idle()
         if b'"items":[]' in got:
-            raise RuntimeError(f"{prog.name}: the two-press asked nothing: {got[:300]!r}")
+            # A press lost to a late loop (the line read after the 0.1 s press
+            # was over: noise, as Contact rules): not counted; the arming runs
+            # out and the round is made again. Only a loaded machine does this.
+            lost += 1
+            if lost > 5:
+                raise RuntimeError(f"{prog.name}: {lost} two-presses asked nothing: {got[:300]!r}")
+            time.sleep(5.5)
+            nxt = int(re.search(rb'"next":(\d+)', ask(conn, "GET", "/ears?wait=0")).group(1))
+            continue
         nxt = int(re.search(rb'"next":(\d+)', got).group(1))
-        if i >= 3:
+        if done >= 3:
             for k in FIELDS:
                 totals[k] += after[k] - before[k]
+        done += 1
         if is_body:
             ask(conn, "POST", "/face", b'{"eyes":{"red":false}}')
     conn.close()
     out["ears"] = {k: v / rounds for k, v in totals.items()}
+    out["ears_lost"] = lost
     return out
 
 
@@ -233,48 +245,52 @@ def main():
         raise RuntimeError(f"no body binary at {a.body} (make build)")
     bounds = read_bounds(a.check) if a.check else {}
     work = tempfile.mkdtemp(prefix="studio-body-alloc-")
-    shim, ref = os.path.join(work, "alloc-count.so"), os.path.join(work, "reference")
-    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", shim, os.path.join(ROOT, "bench", "alloc-count.c")], check=True)
-    subprocess.run(f"cc -O2 -o {ref} {ROOT}/bench/reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)",
-                   shell=True, check=True)
-    with open(os.path.join(work, "token"), "w") as f:
-        f.write(TOKEN + "\n")
-    os.chmod(os.path.join(work, "token"), 0o600)
-    runs = []
-    for r in range(a.runs):
-        results, sizes = one_run(a.body, ref, work, shim, a.warm, a.requests, a.rounds)
-        runs.append(results)
-        line = ", ".join(f"{op} {allocs(results['body'][op]):.2f}/{allocs(results['reference'][op]):.2f}" for op in OPS)
-        print(f"run {r + 1} (body/reference allocations a request): {line}", flush=True)
-    print(f"\nallocations (malloc + calloc + aligned) a request, {a.runs} run(s); /status {sizes[0]} bytes, "
-          f"/metrics {sizes[1]} bytes; the lowest and highest of the runs where they differ")
-    print("| per request | C reference | body | ratio | body's reallocs | body's frees |\n| --- | --- | --- | --- | --- | --- |")
-    words = {"status": "`GET /status`", "face": "`POST /face` (on/off in turn, phase live)", "metrics": "`GET /metrics`",
-             "ears": "`POST /sim/press` (a two-press) + the waiting `GET /ears` it answers"}
-    span = lambda xs: f"{min(xs):.2f}" if max(xs) - min(xs) < 0.005 else f"{min(xs):.2f}-{max(xs):.2f}"
-    failed = []
-    for op in OPS:
-        b = [allocs(x["body"][op]) for x in runs]
-        ref_ = [allocs(x["reference"][op]) for x in runs]
-        ratio = max(b) / max(min(ref_), 0.01)
-        print(f"| {words[op]} | {span(ref_)} | {span(b)} | {ratio:.1f}x | {span([x['body'][op]['realloc'] for x in runs])} "
-              f"| {span([x['body'][op]['free'] for x in runs])} |")
-        for name, xs in (("body", b), ("reference", ref_)):
-            bound = bounds.get((name, op))
-            if bound is not None and max(xs) > bound:
-                failed.append(f"{name} {op}: {max(xs):.2f} allocations a request, above its bound {bound:g}")
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"runs": runs, "sizes": sizes}, f, indent=1)
-    if a.check:
-        missing = [f"{n} {op}" for n in ("body", "reference") for op in OPS if (n, op) not in bounds]
-        if missing:
-            failed.append(f"{a.check} has no bound for {', '.join(missing)}")
-        for f_ in failed:
-            print(f"alloc: FAILED: {f_}")
-        if not failed:
-            print(f"alloc: every count within its bound in {a.check}")
-    subprocess.run(["rm", "-rf", work])
+    try:
+        shim, ref = os.path.join(work, "alloc-count.so"), os.path.join(work, "reference")
+        subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", shim, os.path.join(ROOT, "bench", "alloc-count.c")], check=True)
+        subprocess.run(f"cc -O2 -o {ref} {ROOT}/bench/reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)",
+                       shell=True, check=True)
+        with open(os.path.join(work, "token"), "w") as f:
+            f.write(TOKEN + "\n")
+        os.chmod(os.path.join(work, "token"), 0o600)
+        runs = []
+        for r in range(a.runs):
+            results, sizes = one_run(a.body, ref, work, shim, a.warm, a.requests, a.rounds)
+            runs.append(results)
+            line = ", ".join(f"{op} {allocs(results['body'][op]):.2f}/{allocs(results['reference'][op]):.2f}" for op in OPS)
+            lost = [f"{n} {results[n]['ears_lost']}" for n in results if results[n]["ears_lost"]]
+            line += f"; press rounds made again (lost to a late loop): {', '.join(lost)}" if lost else ""
+            print(f"run {r + 1} (body/reference allocations a request): {line}", flush=True)
+        print(f"\nallocations (malloc + calloc + aligned) a request, {a.runs} run(s); /status {sizes[0]} bytes, "
+              f"/metrics {sizes[1]} bytes; the lowest and highest of the runs where they differ")
+        print("| per request | C reference | body | ratio | body's reallocs | body's frees |\n| --- | --- | --- | --- | --- | --- |")
+        words = {"status": "`GET /status`", "face": "`POST /face` (on/off in turn, phase live)", "metrics": "`GET /metrics`",
+                 "ears": "`POST /sim/press` (a two-press) + the waiting `GET /ears` it answers"}
+        span = lambda xs: f"{min(xs):.2f}" if max(xs) - min(xs) < 0.005 else f"{min(xs):.2f}-{max(xs):.2f}"
+        failed = []
+        for op in OPS:
+            b = [allocs(x["body"][op]) for x in runs]
+            ref_ = [allocs(x["reference"][op]) for x in runs]
+            ratio = max(b) / max(min(ref_), 0.01)
+            print(f"| {words[op]} | {span(ref_)} | {span(b)} | {ratio:.1f}x | {span([x['body'][op]['realloc'] for x in runs])} "
+                  f"| {span([x['body'][op]['free'] for x in runs])} |")
+            for name, xs in (("body", b), ("reference", ref_)):
+                bound = bounds.get((name, op))
+                if bound is not None and max(xs) > bound:
+                    failed.append(f"{name} {op}: {max(xs):.2f} allocations a request, above its bound {bound:g}")
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump({"runs": runs, "sizes": sizes}, f, indent=1)
+        if a.check:
+            missing = [f"{n} {op}" for n in ("body", "reference") for op in OPS if (n, op) not in bounds]
+            if missing:
+                failed.append(f"{a.check} has no bound for {', '.join(missing)}")
+            for f_ in failed:
+                print(f"alloc: FAILED: {f_}")
+            if not failed:
+                print(f"alloc: every count within its bound in {a.check}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return 1 if failed else 0
 
 
