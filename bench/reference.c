@@ -7,14 +7,22 @@
  *   - every request needs "Authorization: Bearer TOKEN", compared in constant time;
  *   - POST /face {"onair":{"on":B}} drives the lamp line (libgpiod 1.6) and
  *     answers a status document;
- *   - the onair button (active low, pull-up, both edges, leading-edge press,
- *     10 ms debounce): a press arms, a second press 0.4-5 s after fires and
- *     queues {"kind":"onair","on":true}; GET /ears?after=N&wait=S waits for it;
- *   - GET /status answers a document of --status-bytes bytes (the body's size).
+ *   - the onair button (active low, pull-up, both edges), confirmed as the
+ *     body confirms a press (issue 18, BodyCore/Contact.swift): the first edge
+ *     opens a 10 ms window, a timerfd at its end and a read of the line decide
+ *     (still down: a press at the first edge's time; back: noise); a press
+ *     arms, a second press 0.4-5 s after fires and queues
+ *     {"kind":"onair","on":true}; GET /ears?after=N&wait=S waits for it;
+ *   - GET /status answers a document of --status-bytes bytes (the body's size),
+ *     GET /metrics a text of --metrics-bytes bytes;
+ *   - with --lamp none the button is a simulated line, as on the body's sim
+ *     board: POST /sim/press?presses=N&gap=S schedules its edges on a timerfd
+ *     (down at each press, up 0.1 s later), and a read says the level of the
+ *     last edge whose time has come (bench/alloc.py).
  *
  * cc -O2 -o reference reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)
  * reference --port P --token-file F --lamp GPIO17 --button GPIO23 --status-bytes N
- * reference ... --lamp none     (no GPIO: only for /status, bench/host-status.py)
+ * reference ... --lamp none     (no GPIO: a simulated button; bench/host-status.py, bench/alloc.py)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,10 +45,22 @@ static size_t token_len;
 static struct gpiod_line *lamp, *button;
 static int lamp_on;
 static int status_bytes = 1200;
+static int metrics_bytes = 1200;
+static uint64_t served;                  /* requests answered, for /metrics */
 static uint64_t last_item;               /* the last item's number, "next" in /ears */
 static uint64_t fired_item;              /* the last queued item (0: none) */
-static double armed_at = -1, last_edge = -100;
-static int contact_down;
+static double armed_at = -1;
+/* The contact: the level it believes, and the open bounce window (first edge, end). */
+static int contact_down, window_open;
+static double window_first, window_end;
+static int confirm_fd = -1;              /* a timerfd at the window's end */
+
+/* The simulated line (--lamp none): edges due, in time order, on a timerfd. */
+#define MAX_SIM_EDGES 64
+struct sim_edge { double at; int down; };
+static struct sim_edge sim_due[MAX_SIM_EDGES];
+static int sim_count, sim_down, sim_fd = -1;
+static double sim_presses_end;
 
 struct waiter { struct MHD_Connection *c; double deadline; int live; };
 static struct waiter waiters[MAX_WAITERS];
@@ -63,7 +84,15 @@ static int token_ok(const char *header) {
     return diff == 0;
 }
 
+static void arm_at(int fd, double at) {
+    struct itimerspec t = {0};
+    if (at > 0) { t.it_value.tv_sec = (time_t)at; t.it_value.tv_nsec = (long)((at - (double)(time_t)at) * 1e9); }
+    if (at > 0 && t.it_value.tv_sec == 0 && t.it_value.tv_nsec == 0) t.it_value.tv_nsec = 1;
+    timerfd_settime(fd, TFD_TIMER_ABSTIME, &t, NULL);
+}
+
 static enum MHD_Result answer(struct MHD_Connection *c, unsigned code, char *text, size_t len) {
+    served++;
     struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_COPY);
     MHD_add_response_header(r, "Content-Type", "application/json");
     enum MHD_Result ok = MHD_queue_response(c, code, r);
@@ -80,6 +109,50 @@ static enum MHD_Result status(struct MHD_Connection *c) {
     while (n < want - 2) doc[n++] = 'x';
     doc[n++] = '"'; doc[n++] = '}';
     return answer(c, 200, doc, n);
+}
+
+static enum MHD_Result metrics(struct MHD_Connection *c) {
+    char doc[8192];
+    int n = snprintf(doc, sizeof doc, "# TYPE reference_requests_total counter\nreference_requests_total %llu\n"
+                     "reference_lamp_on %d\nreference_armed %d\nreference_items_total %llu\n",
+                     (unsigned long long)served, lamp_on, armed_at >= 0, (unsigned long long)last_item);
+    int want = metrics_bytes < (int)sizeof doc - 2 ? metrics_bytes : (int)sizeof doc - 2;
+    if (n < want - 1) { doc[n++] = '#'; while (n < want - 1) doc[n++] = 'x'; doc[n++] = '\n'; }
+    struct MHD_Response *r = MHD_create_response_from_buffer(n, doc, MHD_RESPMEM_MUST_COPY);
+    MHD_add_response_header(r, "Content-Type", "text/plain; version=0.0.4");
+    served++;
+    enum MHD_Result ok = MHD_queue_response(c, 200, r);
+    MHD_destroy_response(r);
+    return ok;
+}
+
+static void sim_arm(void) { arm_at(sim_fd, sim_count ? sim_due[0].at : 0); }
+
+static void sim_set(int down, double at) {
+    if (sim_count == MAX_SIM_EDGES) return;
+    int i = sim_count;
+    while (i > 0 && sim_due[i - 1].at > at) { sim_due[i] = sim_due[i - 1]; i--; }
+    sim_due[i] = (struct sim_edge){at, down};
+    sim_count++;
+    sim_arm();
+}
+
+/* POST /sim/press?presses=N&gap=S: as the body's AgentHTTP.simPress. */
+static enum MHD_Result sim_press(struct MHD_Connection *c) {
+    const char *p = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "presses");
+    const char *g = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "gap");
+    int presses = p ? atoi(p) : 1;
+    double gap = g ? atof(g) : 0.6;
+    if (presses < 1 || presses > 10 || gap < 0.05 || gap > 10)
+        return answer(c, 400, "{\"error\":\"presses must be 1 to 10 and gap 0.05 to 10 seconds\"}", 61);
+    double t = now(), start = t > sim_presses_end + 0.05 ? t : sim_presses_end + 0.05;
+    double held = gap / 2 < 0.1 ? gap / 2 : 0.1;
+    sim_presses_end = start + (presses - 1) * gap + held;
+    for (int i = 0; i < presses; i++) {
+        sim_set(1, start + i * gap);
+        sim_set(0, start + i * gap + held);
+    }
+    return answer(c, 200, "{\"pressed\":\"onair\"}", 19);
 }
 
 static enum MHD_Result ears_answer(struct MHD_Connection *c, uint64_t after) {
@@ -107,6 +180,8 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *c, const char
     if (!token_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization")))
         return answer(c, 401, "{\"error\":\"no token\"}", 20);
     if (!strcmp(url, "/status")) return status(c);
+    if (!strcmp(url, "/metrics")) return metrics(c);
+    if (!strcmp(url, "/sim/press") && !strcmp(method, "POST") && sim_fd >= 0) return sim_press(c);
     if (!strcmp(url, "/face") && !strcmp(method, "POST")) {
         const char *on = strstr(r->body, "\"on\"");
         if (!on) return answer(c, 400, "{\"error\":\"no onair.on\"}", 23);
@@ -149,18 +224,58 @@ static void wake_waiters(int all_due_only) {
         }
 }
 
-/* One edge on the onair button: leading-edge press, 10 ms debounce, two-press. */
-static void edge(double at) {
-    if (at - last_edge < 0.010) return;
-    last_edge = at;
-    if (contact_down) { contact_down = 0; return; }
-    contact_down = 1;
+/* A confirmed press at `at`: the two-press. */
+static void press(double at) {
     if (armed_at >= 0 && at - armed_at >= 5) armed_at = -1;
     if (armed_at < 0) { armed_at = at; return; }
     if (at - armed_at < 0.4) return;
     armed_at = -1;
     fired_item = ++last_item;
     wake_waiters(0);
+}
+
+/* A window ends with the line read `down`: a move from the contact's level is
+ * a press or a release stamped at the first edge; no move is noise. */
+static void settle(int down) {
+    window_open = 0;
+    if (down == contact_down) return;
+    contact_down = down;
+    if (down) press(window_first);
+}
+
+/* One edge on the onair button: its direction decides nothing (Contact.swift). */
+static void edge(double at) {
+    if (window_open) {
+        if (at < window_end) return;          /* bounce */
+        settle(0);                             /* read too late: the window ends at rest */
+    }
+    window_open = 1;
+    window_first = at;
+    window_end = at + 0.010;
+    arm_at(confirm_fd, window_end);
+}
+
+/* The line's level now: the chip's, or the simulated line's last edge whose time has come. */
+static int line_down(void) {
+    if (button) return gpiod_line_get_value(button) == 1;
+    double t = now();
+    int down = sim_down;
+    for (int i = 0; i < sim_count && sim_due[i].at <= t; i++) down = sim_due[i].down;
+    return down;
+}
+
+static void sim_edges(void) {
+    uint64_t ticks;
+    if (read(sim_fd, &ticks, sizeof ticks) < 0) return;
+    double t = now();
+    int ready = 0;
+    while (ready < sim_count && sim_due[ready].at <= t) ready++;
+    struct sim_edge got[MAX_SIM_EDGES];
+    memcpy(got, sim_due, ready * sizeof *got);
+    memmove(sim_due, sim_due + ready, (sim_count - ready) * sizeof *sim_due);
+    sim_count -= ready;
+    sim_arm();
+    for (int i = 0; i < ready; i++) { sim_down = got[i].down; edge(got[i].at); }
 }
 
 static volatile sig_atomic_t stop;
@@ -174,6 +289,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--lamp")) lamp_name = argv[i + 1];
         else if (!strcmp(argv[i], "--button")) button_name = argv[i + 1];
         else if (!strcmp(argv[i], "--status-bytes")) status_bytes = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--metrics-bytes")) metrics_bytes = atoi(argv[i + 1]);
         else { fprintf(stderr, "reference: unknown option %s\n", argv[i]); return 2; }
     }
     FILE *f = token_file ? fopen(token_file, "r") : NULL;
@@ -182,7 +298,7 @@ int main(int argc, char **argv) {
     token[strcspn(token, "\r\n")] = 0;
     token_len = strlen(token);
 
-    /* --lamp none: no GPIO at all, for /status on a machine with no GPIO chip (bench/host-status.py). */
+    /* --lamp none: no GPIO at all, a simulated button (bench/host-status.py, bench/alloc.py). */
     int lines = !lamp_name || strcmp(lamp_name, "none");
     int button_fd = -1;
     if (lines) {
@@ -194,7 +310,11 @@ int main(int argc, char **argv) {
                                                 GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP | GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW};
         if (gpiod_line_request(button, &cfg, 0) < 0) { perror("reference: button"); return 1; }
         button_fd = gpiod_line_event_get_fd(button);
+    } else {
+        sim_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
     }
+    confirm_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (confirm_fd < 0 || (!lines && sim_fd < 0)) { perror("reference: timerfd"); return 1; }
 
     struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
                                             (uint16_t)atoi(port), NULL, NULL, access_cb, NULL,
@@ -207,6 +327,10 @@ int main(int argc, char **argv) {
     epoll_ctl(ep, EPOLL_CTL_ADD, info->epoll_fd, &ev);
     ev.data.u32 = 1;
     if (button_fd >= 0) epoll_ctl(ep, EPOLL_CTL_ADD, button_fd, &ev);
+    ev.data.u32 = 2;
+    epoll_ctl(ep, EPOLL_CTL_ADD, confirm_fd, &ev);
+    ev.data.u32 = 3;
+    if (sim_fd >= 0) epoll_ctl(ep, EPOLL_CTL_ADD, sim_fd, &ev);
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     fprintf(stderr, "reference: listening on %s\n", port);
@@ -229,6 +353,14 @@ int main(int argc, char **argv) {
             if (got[i].data.u32 == 1) {
                 struct gpiod_line_event e;
                 if (gpiod_line_event_read(button, &e) == 0) edge(e.ts.tv_sec + e.ts.tv_nsec / 1e9);
+            } else if (got[i].data.u32 == 3) {
+                sim_edges();
+            }
+        /* After the edges: a window an edge just opened is not due yet. */
+        for (int i = 0; i < n; i++)
+            if (got[i].data.u32 == 2) {
+                uint64_t ticks;
+                if (read(confirm_fd, &ticks, sizeof ticks) > 0 && window_open && now() >= window_end) settle(line_down());
             }
         wake_waiters(1);
         MHD_run(d);

@@ -162,12 +162,18 @@ public struct Body: Equatable, Sendable {
     public mutating func tick(at now: Moment, ids: () -> String) -> [BodyAction] {
         let before = gate.verdict
         var actions: [BodyAction] = []
-        for (button, var c) in contacts.sorted(by: { $0.key < $1.key }) {
+        // The buttons in name order, as sorting the keys gave, with no array made a turn.
+        for button in ButtonRole.inNameOrder {
+            guard var c = contacts[button] else { continue }
             let events = c.tick(at: now.mono)
+            guard !events.isEmpty else { continue }
             contacts[button] = c
             for event in events { said(event, of: button, at: now, ids: ids, &actions) }
         }
-        for button in noise.keys.sorted() {
+        // A tally is written back only when its minute is over: a write into the
+        // dictionary at every turn copied it (heaptrack, issue 21).
+        for button in ButtonRole.inNameOrder {
+            guard let due = noise[button]?.nextDue, now.mono >= due else { continue }
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
         }
         actions += advance(at: now)
@@ -209,13 +215,19 @@ public struct Body: Equatable, Sendable {
 
     /// The next monotonic time anything here changes on its own.
     public func nextDue(at now: Moment) -> Double? {
-        var due: [Double?] = [group.expiresAt, contact.due, indicators(at: now).nextChange(after: now.mono)]
-        due += controls.all.map(\.nextDue)
-        due += contacts.values.map { $0.nextDeadline() }
-        due += noise.values.map(\.nextDue)
-        if let until = gate.untilDue(eyes) { due.append(now.mono + max(0, until - now.wall)) }
-        due.append(gate.tapEnds)
-        return due.compactMap { $0 }.min()
+        // The earliest of them, kept as it goes: no array (this runs at every
+        // turn of the loop; issue 21).
+        var due: Double?
+        func consider(_ t: Double?) { if let t, t < due ?? .infinity { due = t } }
+        consider(group.expiresAt)
+        consider(contact.due)
+        consider(indicators(at: now).nextChange(after: now.mono))
+        for control in controls.all { consider(control.nextDue) }
+        for c in contacts.values { consider(c.nextDeadline()) }
+        for n in noise.values { consider(n.nextDue) }
+        if let until = gate.untilDue(eyes) { consider(now.mono + max(0, until - now.wall)) }
+        consider(gate.tapEnds)
+        return due
     }
 }
 

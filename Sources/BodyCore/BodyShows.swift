@@ -13,16 +13,22 @@ extension Body {
             case .lit: lamp = (.steady, 0)
             }
         }
-        let shown = controls.all.compactMap(\.shown)
-        let asks = shown.compactMap(\.out)
-        let problems = shown.compactMap { a in a.problemWords(at: now) != nil ? a.problem : nil }
+        // One pass, no arrays: this runs at every turn of the loop (issue 21).
+        var latestAsk: Double?
+        var latestProblem: Double?
+        for control in controls.all {
+            guard let shown = control.shown else { continue }
+            if let ask = shown.out, ask.at.mono > latestAsk ?? -.infinity { latestAsk = ask.at.mono }
+            if shown.problemWords(at: now) != nil, let problem = shown.problem,
+               problem.since > latestProblem ?? -.infinity { latestProblem = problem.since }
+        }
         let armedLED: (Pattern, Double)
         if group.armed(at: now.mono) != nil {
             armedLED = (.steady, 0)
-        } else if let ask = asks.max(by: { $0.at.mono < $1.at.mono }) {
-            armedLED = (.asking, ask.at.mono)
-        } else if let problem = problems.max(by: { $0.since < $1.since }) {
-            armedLED = (.problem, problem.since)
+        } else if let latestAsk {
+            armedLED = (.asking, latestAsk)
+        } else if let latestProblem {
+            armedLED = (.problem, latestProblem)
         } else {
             armedLED = (.dark, 0)
         }
@@ -33,6 +39,22 @@ extension Body {
     /// The On Air value word.
     public func onAirValue(at now: Moment) -> String {
         onair.value(state: state, armed: group.isArmed(.onair, at: now.mono))
+    }
+
+    /// The document's `lines` and `buttons`, each one dictionary filled in
+    /// place (no array of pairs first; issue 21).
+    private func lines(_ extras: StatusExtras) -> [String: Null<Bool>] {
+        var lines = [String: Null<Bool>](minimumCapacity: extras.lines.count)
+        for (role, lit) in extras.lines { lines[role.rawValue] = Null(wrappedValue: lit) }
+        return lines
+    }
+
+    private func buttons(_ extras: StatusExtras) -> [String: StatusDocument.Button] {
+        var buttons = [String: StatusDocument.Button](minimumCapacity: extras.held.count)
+        for (role, h) in extras.held {
+            buttons[role.rawValue] = StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0)
+        }
+        return buttons
     }
 
     /// The status document (DESIGN 7), with what only the adapters know.
@@ -57,11 +79,8 @@ extension Body {
                 preview_stops_in: extras.previewRunning ? gate.stopsIn(eyes, at: now) : nil,
                 kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
                 kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now)),
-            lines: Dictionary(uniqueKeysWithValues: extras.lines.map { ($0.key.rawValue, Null(wrappedValue: $0.value)) }),
-            buttons: Dictionary(uniqueKeysWithValues: extras.held.map {
-                ($0.key.rawValue, StatusDocument.Button(held: $0.value.held, stuck: $0.value.stuck,
-                                                        noise: noise[$0.key]?.total ?? 0))
-            }),
+            lines: lines(extras),
+            buttons: buttons(extras),
             where: extras.location,
             oriel: .init(last_push: contact.lastPush?.wall, last_poll: contact.lastPoll?.wall, silent: contact.silent),
             board: extras.board)

@@ -53,31 +53,89 @@ public enum Exposition {
         return String(d)
     }
 
-    /// The lines of one family, ending in a line feed.
-    struct Family {
-        let name: String
-        var text: String
+    /// The whole text written into one String as it goes (issue 21: no
+    /// family's own string, no array of labels, no help or label copied to
+    /// escape it; the text is what the family-by-family version wrote).
+    struct Writer {
+        private(set) var text = ""
+        /// The family being written, without the `studio_body_` prefix.
+        private var name = ""
 
-        init(_ name: String, _ type: String, _ help: String) {
+        init(capacity: Int) { text.reserveCapacity(capacity) }
+
+        mutating func family(_ name: String, _ type: StaticString, _ help: String) {
             self.name = name
-            text = "# HELP \(name) \(Exposition.help(help))\n# TYPE \(name) \(type)\n"
+            text += "# HELP studio_body_"
+            text += name
+            text += " "
+            escaped(help, quote: false)
+            text += "\n# TYPE studio_body_"
+            text += name
+            text += " "
+            text += type.description
+            text += "\n"
         }
 
-        mutating func sample(_ suffix: String = "", _ labels: [(String, String)] = [], _ value: String) {
-            text += name + suffix
-            if !labels.isEmpty {
-                text += "{" + labels.map { "\($0.0)=\"\(Exposition.label($0.1))\"" }.joined(separator: ",") + "}"
+        /// One sample line; at most two labels, which is all the body's families need.
+        mutating func sample(_ suffix: String, _ first: (String, String)?, _ second: (String, String)?,
+                             _ value: String) {
+            text += "studio_body_"
+            text += name
+            text += suffix
+            if let first {
+                text += "{"
+                label(first)
+                if let second {
+                    text += ","
+                    label(second)
+                }
+                text += "}"
             }
-            text += " \(value)\n"
+            text += " "
+            text += value
+            text += "\n"
         }
 
-        mutating func sample(_ labels: [(String, String)] = [], _ value: UInt64) { sample("", labels, String(value)) }
-        mutating func sample(_ value: Bool) { sample("", [], value ? "1" : "0") }
+        /// A counter's or a gauge's sample, with its labels.
+        mutating func count(_ value: UInt64, _ first: (String, String)? = nil, _ second: (String, String)? = nil) {
+            sample("", first, second, String(value))
+        }
+
+        mutating func flag(_ value: Bool) { sample("", nil, nil, value ? "1" : "0") }
 
         mutating func histogram(_ h: Histogram) {
-            for (le, count) in h.cumulative { sample("_bucket", [("le", Exposition.number(le))], String(count)) }
-            sample("_sum", [], Exposition.number(h.sum))
-            sample("_count", [], String(h.count))
+            var running: UInt64 = 0
+            for i in h.counts.indices {
+                running += h.counts[i]
+                let le = i < h.bounds.count ? h.bounds[i] : .infinity
+                sample("_bucket", ("le", Exposition.number(le)), nil, String(running))
+            }
+            sample("_sum", nil, nil, Exposition.number(h.sum))
+            sample("_count", nil, nil, String(h.count))
+        }
+
+        private mutating func label(_ pair: (String, String)) {
+            text += pair.0
+            text += "=\""
+            escaped(pair.1, quote: true)
+            text += "\""
+        }
+
+        /// As `Exposition.label` (quote: true) or `Exposition.help`, appended
+        /// in place; a text with nothing to escape is copied whole.
+        private mutating func escaped(_ s: String, quote: Bool) {
+            guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A || (quote && $0 == 0x22) }) else {
+                text += s
+                return
+            }
+            for c in s.unicodeScalars {
+                switch c {
+                case "\\": text += "\\\\"
+                case "\"" where quote: text += "\\\""
+                case "\n": text += "\\n"
+                default: text.unicodeScalars.append(c)
+                }
+            }
         }
     }
 }
@@ -95,62 +153,51 @@ extension Metrics {
     /// counter (each button and outcome, each hello outcome, even at 0, so
     /// a rate sees the first one), the gauges and the histograms.
     public func text(name: String, version: String, _ now: MetricsGauges) -> String {
-        var families: [Exposition.Family] = []
-        func family(_ name: String, _ type: String, _ help: String, _ fill: (inout Exposition.Family) -> Void) {
-            var f = Exposition.Family("studio_body_" + name, type, help)
-            fill(&f)
-            families.append(f)
-        }
-        family("info", "gauge", "This body: its name and version, always 1.") {
-            $0.sample([("name", name), ("version", version)], 1)
-        }
-        family("pushes_total", "counter", "Pushes from Oriel (POST /face) taken.") { $0.sample([], pushes) }
-        family("polls_total", "counter", "Polls of the outbox (GET /ears) by Oriel.") { $0.sample([], polls) }
-        family("presses_total", "counter", "Confirmed presses, by button and by what they did.") { f in
-            for button in ButtonRole.allCases {
-                for outcome in Pressed.allCases {
-                    f.sample([("button", button.rawValue), ("outcome", outcome.rawValue)],
-                             presses[PressKey(button: button, outcome: outcome)] ?? 0)
-                }
+        var w = Exposition.Writer(capacity: 8192)
+        w.family("info", "gauge", "This body: its name and version, always 1.")
+        w.count(1, ("name", name), ("version", version))
+        w.family("pushes_total", "counter", "Pushes from Oriel (POST /face) taken.")
+        w.count(pushes)
+        w.family("polls_total", "counter", "Polls of the outbox (GET /ears) by Oriel.")
+        w.count(polls)
+        w.family("presses_total", "counter", "Confirmed presses, by button and by what they did.")
+        for button in ButtonRole.allCases {
+            for outcome in Pressed.allCases {
+                w.count(presses[PressKey(button: button, outcome: outcome)] ?? 0,
+                        ("button", button.rawValue), ("outcome", outcome.rawValue))
             }
         }
-        family("button_noise_total", "counter", "Blips on a button's line that ended before its bounce window did: noise, no press.") { f in
-            for button in ButtonRole.allCases { f.sample([("button", button.rawValue)], noise[button] ?? 0) }
-        }
-        family("requests_unanswered_total", "counter", "Requests whose wait ran out before Oriel's word.") {
-            $0.sample([], unanswered)
-        }
-        family("requests_withdrawn_total", "counter", "Requests withdrawn from the outbox unanswered, before Oriel took them.") {
-            $0.sample([], withdrawn)
-        }
-        family("lost_edges_total", "counter", "Button edges the kernel dropped (gaps in its sequence numbers).") {
-            $0.sample([], lostEdges)
-        }
-        family("hellos_total", "counter", "Hellos to Oriel, by outcome.") { f in
-            for outcome in Hello.allCases { f.sample([("outcome", outcome.rawValue)], hellos[outcome] ?? 0) }
-        }
-        family("http_answers_total", "counter", "HTTP answers sent, by status code.") { f in
-            for (code, n) in answers.sorted(by: { $0.key < $1.key }) { f.sample([("code", String(code))], n) }
-        }
-        family("on_air", "gauge", "The On Air value word now: 1 for the word shown, 0 for the others.") { f in
-            var words = OnAirSwitch.values
-            if !words.contains(now.onAir) { words.append(now.onAir) }
-            for word in words { f.sample([("word", word)], word == now.onAir ? 1 : 0) }
-        }
-        family("oriel_silent", "gauge", "1 while Oriel has not been heard from within the silence.") { $0.sample(now.orielSilent) }
-        family("board_ok", "gauge", "1 while the board's lines are held.") { $0.sample(now.boardOK) }
-        family("preview_running", "gauge", "1 while the camera's preview runs.") { $0.sample(now.previewRunning) }
-        family("where_watching", "gauge", "1 while gpsd is watched for a waiting GET /where.") { $0.sample(now.whereWatching) }
-        family("polls_waiting", "gauge", "Polls of the outbox waiting for an item now.") {
-            $0.sample([], UInt64(max(0, now.waitingPolls)))
-        }
-        family("push_to_lines_seconds", "histogram", "From a push's arrival to the lines driven from it.") {
-            $0.histogram(pushToLines)
-        }
-        family("press_to_taken_seconds", "histogram", "From a press that asked to the poll that carried its item to Oriel.") {
-            $0.histogram(pressToTaken)
-        }
-        family("where_answer_seconds", "histogram", "From a GET /where to its answer.") { $0.histogram(whereAnswer) }
-        return families.map(\.text).joined()
+        w.family("button_noise_total", "counter", "Blips on a button's line that ended before its bounce window did: noise, no press.")
+        for button in ButtonRole.allCases { w.count(noise[button] ?? 0, ("button", button.rawValue)) }
+        w.family("requests_unanswered_total", "counter", "Requests whose wait ran out before Oriel's word.")
+        w.count(unanswered)
+        w.family("requests_withdrawn_total", "counter", "Requests withdrawn from the outbox unanswered, before Oriel took them.")
+        w.count(withdrawn)
+        w.family("lost_edges_total", "counter", "Button edges the kernel dropped (gaps in its sequence numbers).")
+        w.count(lostEdges)
+        w.family("hellos_total", "counter", "Hellos to Oriel, by outcome.")
+        for outcome in Hello.allCases { w.count(hellos[outcome] ?? 0, ("outcome", outcome.rawValue)) }
+        w.family("http_answers_total", "counter", "HTTP answers sent, by status code.")
+        for (code, n) in answers.sorted(by: { $0.key < $1.key }) { w.count(n, ("code", String(code))) }
+        w.family("on_air", "gauge", "The On Air value word now: 1 for the word shown, 0 for the others.")
+        for word in OnAirSwitch.values { w.count(word == now.onAir ? 1 : 0, ("word", word)) }
+        if !OnAirSwitch.values.contains(now.onAir) { w.count(1, ("word", now.onAir)) }
+        w.family("oriel_silent", "gauge", "1 while Oriel has not been heard from within the silence.")
+        w.flag(now.orielSilent)
+        w.family("board_ok", "gauge", "1 while the board's lines are held.")
+        w.flag(now.boardOK)
+        w.family("preview_running", "gauge", "1 while the camera's preview runs.")
+        w.flag(now.previewRunning)
+        w.family("where_watching", "gauge", "1 while gpsd is watched for a waiting GET /where.")
+        w.flag(now.whereWatching)
+        w.family("polls_waiting", "gauge", "Polls of the outbox waiting for an item now.")
+        w.count(UInt64(max(0, now.waitingPolls)))
+        w.family("push_to_lines_seconds", "histogram", "From a push's arrival to the lines driven from it.")
+        w.histogram(pushToLines)
+        w.family("press_to_taken_seconds", "histogram", "From a press that asked to the poll that carried its item to Oriel.")
+        w.histogram(pressToTaken)
+        w.family("where_answer_seconds", "histogram", "From a GET /where to its answer.")
+        w.histogram(whereAnswer)
+        return w.text
     }
 }

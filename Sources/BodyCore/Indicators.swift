@@ -35,8 +35,13 @@ public struct Pattern: Equatable, Sendable {
         guard !isSteady else { return nil }
         if now < start { return start }
         let t = phase(now, start)
-        let edges = lit.flatMap { [$0.0, $0.1] }.filter { $0 > t + 1e-9 && $0 < period }
-        return now - t + (edges.min() ?? period)
+        // The nearest window edge ahead in this period, with no array made.
+        var edge = period
+        for (start, end) in lit {
+            if start > t + 1e-9, start < edge { edge = start }
+            if end > t + 1e-9, end < edge { edge = end }
+        }
+        return now - t + edge
     }
 
     private func phase(_ now: Double, _ start: Double) -> Double {
@@ -79,9 +84,14 @@ public struct Indicators: Equatable, Sendable {
 
     /// The next time any level changes.
     public func nextChange(after now: Double) -> Double? {
-        OutputRole.allCases.compactMap { role in
-            let (p, since) = pattern(role)
-            return p.nextChange(after: now, since: since)
-        }.min()
+        // Role by role, no array: this runs at every turn of the loop (issue 21).
+        var next: Double?
+        func consider(_ pattern: (Pattern, Double)) {
+            if let t = pattern.0.nextChange(after: now, since: pattern.1), t < next ?? .infinity { next = t }
+        }
+        consider(lamp)
+        consider(armedLED)
+        consider(eyeLED)
+        return next
     }
 }

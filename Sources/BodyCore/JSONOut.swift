@@ -57,11 +57,11 @@ public struct JSONOut {
 
     // MARK: values
 
-    public mutating func null() { separate(); bytes += [0x6E, 0x75, 0x6C, 0x6C] }
+    public mutating func null() { separate(); literal("null") }
 
     public mutating func bool(_ b: Bool) {
         separate()
-        bytes += b ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65]
+        literal(b ? "true" : "false")
     }
 
     public mutating func string(_ s: String) { separate(); quoted(s) }
@@ -71,15 +71,18 @@ public struct JSONOut {
     public mutating func number(_ d: Double) {
         separate()
         if !d.isFinite {
-            bytes += [0x6E, 0x75, 0x6C, 0x6C]
+            literal("null")
         } else if d == d.rounded(.towardZero), abs(d) < 9.007_199_254_740_992e15 {
-            bytes += Array(String(Int64(d)).utf8)
+            if d < 0 { bytes.append(UInt8(ascii: "-")) }
+            digits(UInt64(abs(d)))
         } else {
-            bytes += Array(d.description.utf8)
+            // The shortest digits that read back the same, as JSONEncoder
+            // writes them; one String for a number with a fraction.
+            bytes.append(contentsOf: d.description.utf8)
         }
     }
 
-    public mutating func number(_ n: UInt64) { separate(); bytes += Array(String(n).utf8) }
+    public mutating func number(_ n: UInt64) { separate(); digits(n) }
 
     public mutating func string(_ s: String?) { if let s { string(s) } else { null() } }
     public mutating func bool(_ b: Bool?) { if let b { bool(b) } else { null() } }
@@ -108,6 +111,29 @@ public struct JSONOut {
     }
 
     // MARK: pieces
+
+    /// Bytes written in the source (a literal word): copied, no array made.
+    private mutating func literal(_ word: StaticString) {
+        word.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// A whole number's decimal digits, written straight in (no String).
+    private mutating func digits(_ n: UInt64) {
+        guard n >= 10 else {
+            bytes.append(UInt8(ascii: "0") + UInt8(n))
+            return
+        }
+        var width = 1
+        var rest = n / 10
+        while rest > 0 { width += 1; rest /= 10 }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+        var v = n
+        for i in stride(from: start + width - 1, through: start, by: -1) {
+            bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+        }
+    }
 
     /// Every value and key begins here: a comma after a value, and what
     /// follows is a value until a bracket opens or a key is written.

@@ -8,6 +8,10 @@ public enum OutputRole: String, CaseIterable, Sendable, Codable, Comparable {
     case eyeLED = "eye-led"
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    /// Every role, sorted by name (the status document's order), made once:
+    /// the loop goes through them at every turn without building an array.
+    public static let inNameOrder: [OutputRole] = allCases.sorted()
 }
 
 /// The buttons a body reads, by the names board files, `/status` and `/sim/press` use.
@@ -15,6 +19,10 @@ public enum ButtonRole: String, CaseIterable, Sendable, Codable, Comparable {
     case onair, wrapup, kill, camera
 
     public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+
+    /// Every button, sorted by name (the order the body goes through them and
+    /// the status document's), made once: no array a turn.
+    public static let inNameOrder: [ButtonRole] = allCases.sorted()
 }
 
 /// One edge on a button's line, already translated through the line's

@@ -154,14 +154,14 @@ extension StatusDocument: JSONWritable {
             o.field("board"); board.write(to: &o)
             o.field("buttons")
             o.object { b in
-                for name in buttons.keys.sorted(by: JSONOut.byteOrder) {
+                for name in Self.inByteOrder(buttons, Self.buttonNames) {
                     b.key(name); buttons[name]!.write(to: &b)
                 }
             }
             o.field("eyes"); eyes.write(to: &o)
             o.field("lines")
             o.object { l in
-                for name in lines.keys.sorted(by: JSONOut.byteOrder) {
+                for name in Self.inByteOrder(lines, Self.lineNames) {
                     l.key(name); l.bool(lines[name]!.wrappedValue)
                 }
             }
@@ -170,6 +170,20 @@ extension StatusDocument: JSONWritable {
             o.field("where"); `where`.write(to: &o)
             o.field("wrapup"); wrapup.write(to: &o)
         }
+    }
+}
+
+extension StatusDocument {
+    /// The roles' names in byte order, sorted once (issue 21: not a sort of
+    /// the keys, an array, at every document).
+    static let buttonNames = ButtonRole.allCases.map(\.rawValue).sorted(by: JSONOut.byteOrder)
+    static let lineNames = OutputRole.allCases.map(\.rawValue).sorted(by: JSONOut.byteOrder)
+
+    /// A dictionary's keys in byte order: the roles' names when it holds
+    /// exactly those (a body's document always does), else its keys sorted.
+    static func inByteOrder<V>(_ d: [String: V], _ names: [String]) -> [String] {
+        if d.count == names.count, names.allSatisfy({ d[$0] != nil }) { return names }
+        return d.keys.sorted(by: JSONOut.byteOrder)
     }
 }
 

@@ -7,27 +7,32 @@ public struct BearerAuth: Sendable {
     }
 
     /// True only for the scheme `Bearer` (any case) followed by exactly the token.
+    /// Read in place, no copy of the header: it runs on every request (issue 21).
     public func allows(_ authorizationHeader: String?) -> Bool {
-        guard let header = authorizationHeader else { return false }
-        let bytes = Array(header.utf8)
-        let scheme = Array("bearer ".utf8)
-        guard bytes.count >= scheme.count,
-              zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 }) // ASCII lower-case; NUL never reaches here
-        else { return false }
-        var given = bytes[scheme.count...].drop { $0 == 0x20 }[...]
-        while let last = given.last, last == 0x20 || last == 0x09 { given = given.dropLast() }
-        return matches(Array(given))
+        guard var header = authorizationHeader else { return false }
+        return header.withUTF8 { bytes in
+            let scheme: StaticString = "bearer "
+            let n = scheme.utf8CodeUnitCount
+            guard bytes.count >= n,
+                  scheme.withUTF8Buffer({ s in (0..<n).allSatisfy { (bytes[$0] | 0x20) == s[$0] } }) // ASCII lower-case; NUL never reaches here
+            else { return false }
+            var start = n
+            while start < bytes.count, bytes[start] == 0x20 { start += 1 }
+            var end = bytes.count
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            return matches(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
     }
 
     /// The bare token (the page's sign-in form), compared the same way.
     public func allows(token given: String?) -> Bool {
-        guard let given else { return false }
-        return matches(Array(given.utf8))
+        guard var given else { return false }
+        return given.withUTF8 { matches($0) }
     }
 
     /// Constant time: the loop runs over every given byte and never exits early,
     /// and a length mismatch only sets a bit, so timing tells nothing of the token.
-    private func matches(_ given: [UInt8]) -> Bool {
+    private func matches(_ given: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !token.isEmpty else { return false }
         var diff: UInt8 = given.count == token.count ? 0 : 1
         for i in 0..<given.count {
