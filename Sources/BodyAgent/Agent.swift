@@ -5,6 +5,7 @@ import BodyHardware
 import BodyHTTP
 import BodyHub
 import BodyAnnounce
+public import BodyTLS
 
 /// Everything the agent needs to start, already read and checked.
 public struct AgentSetup: Sendable {
@@ -12,12 +13,19 @@ public struct AgentSetup: Sendable {
     public var board: BoardConfig
     public var token: String
     public var version: String
+    /// The key and certificate the body serves HTTPS with; nil serves plain HTTP (`[body] tls = no`).
+    public var tls: TLSIdentity?
+    /// The line said at start about which it serves and why (`BodyIdentity.words`).
+    public var tlsWords: String?
 
-    public init(config: BodyConfig, board: BoardConfig, token: String, version: String) {
+    public init(config: BodyConfig, board: BoardConfig, token: String, version: String,
+                tls: TLSIdentity? = nil, tlsWords: String? = nil) {
         self.config = config
         self.board = board
         self.token = token
         self.version = version
+        self.tls = tls
+        self.tlsWords = tlsWords
     }
 }
 
@@ -130,6 +138,7 @@ public final class Agent: @unchecked Sendable {
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
+                                        tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
                                         trusts: { [auth] in auth.allows($0.headers["authorization"]) || auth.allows(token: $0.query["token"]) },
                                         log: { [log] in log($0) },
                                         // What failed stays in the journal; what went well is debug.
@@ -143,6 +152,7 @@ public final class Agent: @unchecked Sendable {
             throw AgentError("\(error)")
         }
         log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
+        if let words = setup.tlsWords { log(words) }
         log(WallClock.words())
         if let url = setup.config.orielURL { hello = Hello(agent: self, oriel: url) }
         startAnnouncing()

@@ -49,7 +49,8 @@ final class Hello: @unchecked Sendable {
         inFlight = true
         let url = agent.advertisedURL
         let document = HelloBody(name: agent.setup.config.name, url: url, version: agent.setup.version,
-                                 protocol: HelloDocument.protocols, boot: agent.boot)
+                                 protocol: HelloDocument.protocols, boot: agent.boot,
+                                 tls: agent.setup.tls.map { "\($0.pin)" })
         sender.send(url: HelloSender.url(oriel: oriel), token: agent.setup.token, body: BodyJSON.encode(document)) { [self] result in
             agent.loop.post { [self] in done(result, carried: url) }
         }
@@ -86,6 +87,8 @@ struct HelloBody: Encodable {
     var version: String
     var `protocol`: [String: Int]
     var boot: String
+    /// The pin of the body's certificate (`sha256:…`); null when it serves plain HTTP.
+    @Null var tls: String?
 }
 
 extension Agent {
@@ -93,7 +96,8 @@ extension Agent {
     /// else Avahi's host name while announced, else the listen address or host name.
     var advertisedURL: String {
         BodyURL.choose(configured: setup.config.advertisedURL, announcedHost: announcedHost,
-                       listenHost: setup.config.listenHost, hostName: Self.hostName(), port: port).url
+                       listenHost: setup.config.listenHost, hostName: Self.hostName(), port: port,
+                       tls: setup.tls != nil).url
     }
 
     /// The kernel's host name (`gethostname`), nil when it cannot be read.

@@ -54,6 +54,10 @@ public final class HTTPServer {
     var hangups: HangupWatch?
 
     let limits: HTTPLimits
+    /// HTTPS with this key and certificate; nil serves plain HTTP.
+    let tls: HTTPTLS?
+    /// The PEM as MHD reads it (NUL-terminated), alive as long as the daemon.
+    let tlsPEM: (key: [CChar], certificate: [CChar])
     /// Whether a request showed the token: its connection is then kept alive
     /// without the head deadline (`HTTPLimits.headDeadline`).
     let trusts: (HTTPRequest) -> Bool
@@ -66,12 +70,15 @@ public final class HTTPServer {
     /// `trusts` tells a request that showed the token; without it no
     /// connection is trusted, and every head has `limits.headDeadline`.
     public init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
+                tls: HTTPTLS? = nil,
                 trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                 log: @escaping (String) -> Void,
                 requests: ((String, Int) -> Void)? = nil,
                 handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         self.maxBody = maxBody
         self.limits = limits
+        self.tls = tls
+        tlsPEM = (Self.cString(tls?.key ?? []), Self.cString(tls?.certificate ?? []))
         self.trusts = trusts
         self.log = log
         self.requests = requests

@@ -18,10 +18,15 @@ extension HTTPServer {
         var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= address.isAny ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
         let daemon = address.withSockaddr { sa in
-            body_mhd_start(flags, port, sa, accessHandler, me, completedHandler, me,
-                           connectionHandler, me, logSink, UInt32(limits.idle),
-                           UInt32(limits.connections), UInt32(limits.perAddress),
-                           HTTPLimits.headMemory)
+            tlsPEM.key.withUnsafeBufferPointer { key in
+                tlsPEM.certificate.withUnsafeBufferPointer { cert in
+                    body_mhd_start(flags, port, sa, accessHandler, me, completedHandler, me,
+                                   connectionHandler, me, logSink, UInt32(limits.idle),
+                                   UInt32(limits.connections), UInt32(limits.perAddress),
+                                   HTTPLimits.headMemory,
+                                   tls == nil ? nil : key.baseAddress, tls == nil ? nil : cert.baseAddress)
+                }
+            }
         }
         let said = startMessages ?? []
         startMessages = nil

@@ -28,6 +28,7 @@ enum Demo {
         }
         let text = """
         [body]
+        tls = no
         name = studio
         listen = 127.0.0.1:\(port)
         token-file = \(tokenFile)

@@ -35,6 +35,7 @@ final class BodyProcess: @unchecked Sendable {
             }
             return """
             [body]
+            tls = no
             name = studio
             listen = 127.0.0.1:0
             token-file = \(tokenFile)

@@ -132,7 +132,7 @@ struct LifecycleTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let conf = dir.appendingPathComponent("body.conf")
-        try "[body]\nname = studio\nlisten = 0.0.0.0:notaport\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
+        try "[body]\ntls = no\nname = studio\nlisten = 0.0.0.0:notaport\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
         let (code, out, err) = try run(["check", "--config", conf.path])
         #expect(code != 0)
         #expect(out.isEmpty)
@@ -150,7 +150,7 @@ struct LifecycleTests {
         try "0123456789abcdef0123\n".write(to: token, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: token.path)
         let conf = dir.appendingPathComponent("body.conf")
-        try "[body]\nlisten = 127.0.0.1:0\ntoken-file = \(token.path)\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
+        try "[body]\ntls = no\nlisten = 127.0.0.1:0\ntoken-file = \(token.path)\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
         let (code, _, err) = try run(["--config", conf.path])
         #expect(code == 1)
         #expect(err.contains("readable by others"), "\(err)")

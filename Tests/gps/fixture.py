@@ -136,7 +136,7 @@ class Body(SimBody):
     """The real studio-body on the simulated board, location allowed or not."""
 
     def __init__(self, gpsd_port: int, allowed: bool = True):
-        super().__init__(TOKEN, "[body]\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+        super().__init__(TOKEN, "[body]\ntls = no\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
                          "[board]\nfile = sim\n[location]\nallowed = %s\ngpsd = 127.0.0.1:%d\n"
                          % ("yes" if allowed else "no", gpsd_port), prefix="where-body-")
 

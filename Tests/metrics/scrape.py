@@ -107,7 +107,7 @@ class Oriel:
 
 
 def start_body(d, oriel_url):
-    body = SimBody(TOKEN, "[body]\nname = %s\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+    body = SimBody(TOKEN, "[body]\ntls = no\nname = %s\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
                    "[oriel]\nurl = %s\nsilence = 600s\n[board]\nfile = %s\n"
                    % (NAME, oriel_url, os.path.join(ROOT, "board", "sim.conf")), directory=d)
     body.url = "http://127.0.0.1:%d" % body.port

@@ -151,7 +151,7 @@ class Soak:
             threading.Thread(target=lambda: self.serving.wait(30) and self.push_truth(), daemon=True).start()
 
     def start_body(self):
-        self.body = SimBody(TOKEN, "[body]\nname = soak\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+        self.body = SimBody(TOKEN, "[body]\ntls = no\nname = soak\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
                             "[oriel]\nurl = http://127.0.0.1:%d\n[board]\nfile = sim\n"
                             "[location]\nallowed = yes\ngpsd = 127.0.0.1:%d\n"
                             % (self.hello.getsockname()[1], self.gpsd_port),

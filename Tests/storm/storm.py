@@ -58,7 +58,7 @@ def raise_fd_limit(n=8192):
 
 def start_body():
     """The real binary on the sim board, listening on 127.0.0.1."""
-    return SimBody(TOKEN, "[body]\nname = storm\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
+    return SimBody(TOKEN, "[body]\ntls = no\nname = storm\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
                    "[oriel]\nsilence = 600s\n[board]\nfile = sim\n", prefix="storm-body-")
 
 
