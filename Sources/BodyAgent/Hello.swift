@@ -10,7 +10,7 @@ final class Hello: @unchecked Sendable {
     unowned let agent: Agent
     /// Oriel's base URL; the sender adds the hello's path.
     let oriel: String
-    let sender = HelloSender(client: HubClient(timeout: 10))
+    let sender: HelloSender
     var backoff = HelloBackoff()
     var retry: EventLoop.TimerID?
     var inFlight = false
@@ -20,6 +20,7 @@ final class Hello: @unchecked Sendable {
     init(agent: Agent, oriel: String) {
         self.agent = agent
         self.oriel = oriel
+        sender = HelloSender(client: HubClient(timeout: 10, pin: agent.setup.config.orielPin?.curl))
     }
 
     /// Starts a round of hellos unless one is already going.

@@ -132,7 +132,7 @@ struct LifecycleTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let conf = dir.appendingPathComponent("body.conf")
-        try "[body]\ntls = no\nname = studio\nlisten = 0.0.0.0:notaport\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
+        try "[body]\nname = studio\nlisten = 0.0.0.0:notaport\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
         let (code, out, err) = try run(["check", "--config", conf.path])
         #expect(code != 0)
         #expect(out.isEmpty)
