@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
-        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTestSupport"]),
+        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
         .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BodyTestSupport"]),
