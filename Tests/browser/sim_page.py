@@ -42,15 +42,21 @@ class Demo:
         self.lines = []
         found = threading.Event()
         self.url = None
+        self.spki = None
 
         def read():
             for line in self.proc.stdout:
                 self.log.write(line)
                 self.log.flush()
                 self.lines.append(line.rstrip())
-                m = re.search(r"(http://127\.0\.0\.1:\d+)/sim\?token=(\w+)", line)
+                p = re.search(r"--ignore-certificate-errors-spki-list=([A-Za-z0-9+/=]+)", line)
+                if p:
+                    self.spki = p.group(1)
+                m = re.search(r"(https?://127\.0\.0\.1:\d+)/sim\?token=(\w+)", line)
                 if m and not self.url:
                     self.url, self.token = m.group(1), m.group(2)
+                # An https demo is opened once its pin is known too.
+                if self.url and (self.spki or self.url.startswith("http:")):
                     found.set()
             found.set()
 
@@ -160,7 +166,7 @@ def main():
     demo = Demo(binary, os.path.join(out, "demo.log"))
     driver = None
     try:
-        driver = browser.chromium()
+        driver = browser.chromium(spki=demo.spki)
         print(f"browser: Chromium {browser.version(driver)}, the demo at {demo.url}", flush=True)
         r = Run(driver, demo, out)
 
