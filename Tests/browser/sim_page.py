@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import ssl
 import urllib.request
 
 import browser
@@ -43,6 +44,7 @@ class Demo:
         found = threading.Event()
         self.url = None
         self.spki = None
+        self.cafile = None
 
         def read():
             for line in self.proc.stdout:
@@ -52,11 +54,14 @@ class Demo:
                 p = re.search(r"--ignore-certificate-errors-spki-list=([A-Za-z0-9+/=]+)", line)
                 if p:
                     self.spki = p.group(1)
+                c = re.search(r"curl --cacert (\S+)", line)
+                if c:
+                    self.cafile = c.group(1)
                 m = re.search(r"(https?://127\.0\.0\.1:\d+)/sim\?token=(\w+)", line)
                 if m and not self.url:
                     self.url, self.token = m.group(1), m.group(2)
                 # An https demo is opened once its pin is known too.
-                if self.url and (self.spki or self.url.startswith("http:")):
+                if self.url and ((self.spki and self.cafile) or self.url.startswith("http:")):
                     found.set()
             found.set()
 
@@ -74,7 +79,9 @@ class Demo:
                                      headers={"Authorization": "Bearer " + self.token,
                                               "Content-Type": "application/json",
                                               "X-Cordelia-Doing": "the browser test"})
-        with urllib.request.urlopen(req, timeout=5) as r:
+        # https: the demo's own certificate is the only authority trusted.
+        context = ssl.create_default_context(cafile=self.cafile) if self.url.startswith("https:") else None
+        with urllib.request.urlopen(req, timeout=5, context=context) as r:
             return json.load(r)
 
     def stop(self):
