@@ -1,5 +1,6 @@
 public import BodyConfig
 import BodyCore
+import BodyAnnounce
 public import BodyTLS
 
 /// The body's own key and certificate (issue 19), had before the agent starts:
@@ -10,10 +11,14 @@ public enum BodyIdentity {
     public static func obtain(_ config: BodyConfig, environment: [String: String],
                               renew: Bool = false) throws(TLSError) -> (identity: TLSIdentity, made: Bool)? {
         guard config.tls || renew else { return nil }
-        let names = CertificateNames.choose(hostName: Agent.hostName(), configuredURL: config.advertisedURL,
+        let directory = config.stateDirectory(environment: environment)
+        if !renew, let found = try TLSIdentity.read(directory: directory) { return (found, false) }
+        // Making one: Avahi's host name too, which Oriel finds the body by when it is
+        // announced (asked once, as `check` asks it; no avahi-daemon, no such name).
+        let avahi = config.announce ? try? AvahiAnnouncer.hostName().get() : nil
+        let names = CertificateNames.choose(hostName: Agent.hostName(), avahiHost: avahi, configuredURL: config.advertisedURL,
                                             addresses: TLSIdentity.localAddresses())
-        return try TLSIdentity.obtain(directory: config.stateDirectory(environment: environment),
-                                      commonName: Agent.hostName() ?? config.name, names: names, renew: renew)
+        return try TLSIdentity.obtain(directory: directory, commonName: Agent.hostName() ?? config.name, names: names, renew: true)
     }
 
     /// The line the body says at start about what it serves and why.

@@ -1,10 +1,12 @@
 /// The names the body's own certificate carries (issue 19): the host name and
-/// `HOST.local` (Avahi's name for it), the host of `[body] url`, `localhost`,
+/// `HOST.local`, Avahi's own host name when it differs (`studio-2.local` after
+/// a collision, or one set in avahi-daemon.conf), the host of `[body] url`, `localhost`,
 /// and this machine's addresses. A client that pins the key needs none of them;
 /// one that checks names as well (Prometheus' `server_name`, a browser) finds
 /// the one it was given.
 public enum CertificateNames {
-    public static func choose(hostName: String?, configuredURL: String?, addresses: [String]) -> (dns: [String], ips: [String]) {
+    public static func choose(hostName: String?, avahiHost: String? = nil, configuredURL: String?,
+                              addresses: [String]) -> (dns: [String], ips: [String]) {
         var dns: [String] = []
         var ips: [String] = []
         func add(_ name: String) {
@@ -20,6 +22,7 @@ public enum CertificateNames {
             add(host)
             if !host.contains(".") { add(host + ".local") }
         }
+        if let avahi = avahiHost { add(avahi.hasSuffix(".") ? String(avahi.dropLast()) : avahi) }
         if let url = configuredURL, let host = host(of: url) { add(host) }
         add("localhost")
         for a in addresses { add(a) }

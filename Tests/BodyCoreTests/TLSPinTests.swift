@@ -42,11 +42,11 @@ struct TLSPinTests {
 
 @Suite("the names in the body's certificate")
 struct CertificateNamesTests {
-    @Test("the host name, its .local, [body] url's host, localhost, then the addresses, each once")
+    @Test("the host name, its .local, Avahi's own, [body] url's host, localhost, then the addresses, each once")
     func names() {
-        let n = CertificateNames.choose(hostName: "Studio", configuredURL: "https://booth.example:9000/x",
+        let n = CertificateNames.choose(hostName: "Studio", avahiHost: "studio-2.local.", configuredURL: "https://booth.example:9000/x",
                                         addresses: ["127.0.0.1", "192.168.1.20", "::1", "127.0.0.1"])
-        #expect(n.dns == ["studio", "studio.local", "booth.example", "localhost"])
+        #expect(n.dns == ["studio", "studio.local", "studio-2.local", "booth.example", "localhost"])
         #expect(n.ips == ["127.0.0.1", "192.168.1.20", "::1"])
     }
 
