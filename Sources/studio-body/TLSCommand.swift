@@ -2,6 +2,7 @@ import Glibc
 import BodyAgent
 import BodyConfig
 import BodyTLS
+import BodySystem
 
 /// `studio-body tls`: the body's certificate and the pin Oriel needs; with
 /// `--renew`, a new key and certificate (Oriel must then pin the new one).
@@ -35,6 +36,11 @@ enum TLSCommand {
             return ("  tls: plain HTTP ([body] tls = no): only for a body reached over an encrypted network or loopback", true)
         }
         let directory = config.stateDirectory(environment: Environment.values)
+        // As with the token: a person may check everything but the service's own key.
+        if let denied = FileFacts.readError(TLSIdentity.keyFile(in: directory)), denied.kind == .permission {
+            let owner = FileFacts.owner(of: directory) ?? "the service's user"
+            return ("  tls: HTTPS; the key in \(directory) is the service's (readable by \(owner) only), not checked; to check it and see the pin: sudo -u \(owner) \(CommandLine.arguments[0]) check --config \(config.file)", true)
+        }
         do throws(TLSError) {
             guard let identity = try TLSIdentity.read(directory: directory) else {
                 return ("  tls: HTTPS; no key and certificate in \(directory) yet: the body makes them at its first start", true)
