@@ -46,7 +46,9 @@ public final class BodyRun: @unchecked Sendable {
                 guard n > 0, let self else { return }
                 self.lock.lock()
                 self.logText += String(decoding: buffer[..<n], as: UTF8.self)
+                // After the start's lines: where it serves, and what (HTTPS and its pin, or plain).
                 let stall = self.stallLog && !self.resumed && self.logText.contains("serving on")
+                    && self.logText.contains("tls: serving")
                 self.lock.unlock()
                 if stall {
                     self.gate.lock()

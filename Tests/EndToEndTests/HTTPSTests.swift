@@ -87,6 +87,17 @@ struct HTTPSTests {
         #expect(after.code == 0 && !after.out.contains(first), "\(after.out)")
     }
 
+    @Test("Oriel's push, poll and a press's answer over HTTPS, through the pinned client")
+    func onAirOverHTTPS() async throws {
+        let body = try await BodyProcess.start(tls: true)
+        let pushed = try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
+        #expect(pushed.status == 200 && pushed.contentType?.hasPrefix("application/json") == true)
+        #expect(try await body.status().object("lines").bool("lamp") == true)
+        try await body.press("kill", times: 2)
+        #expect(await eventually(within: 5) { ((try? await body.ears().items()) ?? []).count == 1 })
+        #expect(try await body.request("GET", "/status", token: .some(nil)).status == 401)
+    }
+
     @Test("tls = no serves plain HTTP and says why")
     func plain() async throws {
         let body = try await BodyProcess.start()

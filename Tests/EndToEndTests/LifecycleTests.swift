@@ -54,14 +54,15 @@ struct LifecycleTests {
     @Test("hello at start, with the token and the body's boot id")
     func helloAtStart() async throws {
         let oriel = try FakeOriel()
-        let body = try await BodyProcess.start(oriel: oriel.url)
+        let body = try await BodyProcess.start(oriel: oriel.url, tls: true)
         #expect(await eventually(within: 5) { !oriel.hellos.isEmpty })
         let hello = try #require(oriel.hellos.first)
         #expect(hello.path == "/api/bodies/hello")
         #expect(hello.authorization == "Bearer \(body.token)")
         #expect(hello.body["name"] as? String == "studio")
         #expect((hello.body["boot"] as? String)?.isEmpty == false)
-        #expect(hello.body["url"] as? String == "http://127.0.0.1:\(body.port)")
+        #expect(hello.body["url"] as? String == "https://127.0.0.1:\(body.port)")
+        #expect(hello.body["tls"] as? String == body.pin, "the hello carries the pin Oriel checks the body by")
         await pause(2)
         #expect(oriel.hellos.count == 1, "one hello when it is answered")
     }
