@@ -72,6 +72,20 @@ struct HTTPSTests {
         #expect(said.code == 0 && said.out.contains("pin \(run.pin!)"), "\(said.out)")
     }
 
+    @Test("a kept-alive connection pays one handshake for many requests, a long poll's among them")
+    func keptAlive() async throws {
+        let (run, port) = try await Self.start("https-kept-alive")
+        let cert = run.dir.appendingPathComponent("tls.crt").path
+        let url = "https://localhost:\(port)"
+        let three = try Self.curl(["-v", "--cacert", cert, "--pinnedpubkey", run.curlPin ?? "", "-H", "Authorization: Bearer \(run.token)",
+                                   "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
+                                   "\(url)/status", "\(url)/ears?after=0&wait=1", "\(url)/hello"])
+        #expect(three.code == 0, "\(three.err)")
+        let handshakes = three.err.components(separatedBy: "SSL connection using").count - 1
+        let reused = three.err.components(separatedBy: "Re-using existing connection").count - 1
+        #expect(handshakes == 1 && reused == 2, "handshakes \(handshakes), reused \(reused): \(three.err.suffix(600))")
+    }
+
     @Test("a restart keeps the certificate; tls --renew makes a new key and pin")
     func keptThenRenewed() async throws {
         let (run, _) = try await Self.start("https-kept")
