@@ -35,6 +35,8 @@ let package = Package(
         // HTML error pages into the body's JSON (docs/decisions.md).
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("dl")]),
         .target(name: "CV4L2"),
+        // GnuTLS for the body's own key and certificate (libgnutls28-dev; libmicrohttpd serves TLS through it too).
+        .target(name: "CTLS", linkerSettings: [.linkedLibrary("gnutls")]),
         // No pkgConfig: avahi-client.pc only adds -D_REENTRANT, which SwiftPM refuses with a warning.
         .systemLibrary(name: "CAvahi", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
@@ -43,14 +45,16 @@ let package = Package(
         .target(name: "BodyHardware", dependencies: ["BodyCore", "BodySystem", "CGpiod", "CGps", "CV4L2", "CTurboJPEG"]),
         .target(name: "BodyHTTP", dependencies: ["BodyCore", "BodySystem", "CMicroHTTPD"]),
         .target(name: "BodyHub", dependencies: ["BodySystem", "CCurl"]),
+        // The body's key and self-signed certificate, made once and pinned by Oriel.
+        .target(name: "BodyTLS", dependencies: ["BodyCore", "CTLS"]),
         // The DNS-SD announcement through avahi-daemon, on Avahi's own thread.
         .target(name: "BodyAnnounce", dependencies: ["BodyCore", "BodySystem", "CAvahi"]),
 
         // The one owner of state.
-        .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub", "BodyAnnounce"]),
+        .target(name: "BodyAgent", dependencies: ["BodySystem", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodyHub", "BodyAnnounce", "BodyTLS"]),
         // `studio-body demo`: a small hub that behaves like Oriel, kept apart from the body.
         .target(name: "DemoHub", dependencies: ["BodyCore", "BodySystem", "BodyHub"]),
-        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "DemoHub"]),
+        .executableTarget(name: "studio-body", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodySystem", "BodyTLS", "DemoHub"]),
         // The HTTP server alone with a trivial handler, for wrk (scripts/bench). Not installed.
         .executableTarget(name: "http-bench", dependencies: ["BodyHTTP", "BodySystem"]),
 
@@ -63,7 +67,8 @@ let package = Package(
         // The agent built in the process on a fake board and a manual clock, turned by hand.
         .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
-        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTestSupport"]),
+        .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
+        .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["BodyTestSupport"]),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.

@@ -4,6 +4,7 @@ import BodyHardware
 import BodyHTTP
 import BodyHub
 import BodyAnnounce
+public import BodyTLS
 
 /// Everything the agent needs to start, already read and checked.
 public struct AgentSetup: Sendable {
@@ -11,12 +12,19 @@ public struct AgentSetup: Sendable {
     public var board: BoardConfig
     public var token: String
     public var version: String
+    /// The key and certificate the body serves HTTPS with; nil serves plain HTTP (`[body] tls = no`).
+    public var tls: TLSIdentity?
+    /// The line said at start about which it serves and why (`BodyIdentity.words`).
+    public var tlsWords: String?
 
-    public init(config: BodyConfig, board: BoardConfig, token: String, version: String) {
+    public init(config: BodyConfig, board: BoardConfig, token: String, version: String,
+                tls: TLSIdentity? = nil, tlsWords: String? = nil) {
         self.config = config
         self.board = board
         self.token = token
         self.version = version
+        self.tls = tls
+        self.tlsWords = tlsWords
     }
 }
 
@@ -85,7 +93,8 @@ public final class Agent: @unchecked Sendable {
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
     var hello: HelloRounds?
     var helloRetry: EventLoop.TimerID?
-    let helloSender = HelloSender(client: HubClient(timeout: 10))
+    /// `[oriel] pin`, when set, is the only certificate the hello trusts.
+    lazy var helloSender = HelloSender(client: HubClient(timeout: 10, pin: setup.config.orielPin?.curl))
     var announcer: AvahiAnnouncer?
     /// Avahi's host name (`studio.local`) while the service is established.
     var announcedHost: String?
@@ -145,6 +154,7 @@ public final class Agent: @unchecked Sendable {
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
+                                        tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
                                         trusts: { [unowned self] in self.auth.allows($0.headers["authorization"]) || self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
                                         log: { [unowned self] in self.say($0) },
                                         // What failed stays in the journal; what went well is debug.
@@ -161,6 +171,7 @@ public final class Agent: @unchecked Sendable {
             throw AgentError("\(error)")
         }
         log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
+        if let words = setup.tlsWords { log(words) }
         log(WallClock.words())
         if let url = setup.config.orielURL { hello = HelloRounds(oriel: HelloSender.url(oriel: url)) }
         startAnnouncing()

@@ -126,7 +126,8 @@ extension Agent {
                 board: setup.board.file,
                 lines: Dictionary(uniqueKeysWithValues: setup.board.outputs.map { ($0.key.rawValue, $0.value.name) }),
                 buttons: Dictionary(uniqueKeysWithValues: setup.board.buttons.map { ($0.key.rawValue, $0.value.name) }),
-                camera: setup.config.cameraDevice, location: setup.config.locationAllowed))
+                camera: setup.config.cameraDevice, location: setup.config.locationAllowed),
+            tls: setup.tls.map { "\($0.pin)" })
     }
 }
 
@@ -147,4 +148,7 @@ struct HelloDocument: Encodable {
     var version: String
     var `protocol`: [String: Int]
     var hardware: Hardware
+    /// The pin of the certificate this body serves (`sha256:…`, the SHA-256 of
+    /// its public key); null when it serves plain HTTP (`[body] tls = no`).
+    @Null var tls: String?
 }

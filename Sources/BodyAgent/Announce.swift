@@ -14,7 +14,8 @@ extension Agent {
             return
         }
         let records = Announcement.records(name: setup.config.name, version: setup.version,
-                                           protocols: HelloDocument.protocols, boot: boot)
+                                           protocols: HelloDocument.protocols, boot: boot,
+                                           tls: setup.tls.map { "\($0.pin)" })
         let loop = self.loop, log = self.log
         let announcer = AvahiAnnouncer(service: .init(name: setup.config.name, port: port, records: records),
                                        say: { words, level in loop.post { log(words, level == .warning ? .warning : .info) } },
@@ -56,7 +57,8 @@ public enum HelloURL {
         var asked: Result<String, AnnounceError>?
         if config.advertisedURL == nil, config.announce, everywhere { asked = AvahiAnnouncer.hostName() }
         let chosen = BodyURL.choose(configured: config.advertisedURL, announcedHost: try? asked?.get(),
-                                    listenHost: config.listenHost, hostName: Agent.hostName(), port: config.listenPort)
+                                    listenHost: config.listenHost, hostName: Agent.hostName(), port: config.listenPort,
+                                    tls: config.tls)
         let why = switch chosen.source {
         case .configured: "[body] url"
         case .announced: "Avahi's host name, while the body is announced over mDNS"

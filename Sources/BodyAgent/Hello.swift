@@ -36,7 +36,7 @@ extension Agent {
     private func sendHello(carrying url: String) {
         guard let oriel = hello?.oriel else { return }
         let document = HelloBody(name: setup.config.name, url: url, version: setup.version,
-                                 protocol: HelloDocument.protocols, boot: boot)
+                                 protocol: HelloDocument.protocols, boot: boot, tls: setup.tls.map { "\($0.pin)" })
         let loop = self.loop
         helloSender.send(url: oriel, token: setup.token, body: BodyJSON.encode(document)) { [unowned self] result in
             loop.post { [unowned self] in
@@ -64,6 +64,8 @@ struct HelloBody: Encodable {
     var version: String
     var `protocol`: [String: Int]
     var boot: String
+    /// The pin of the body's certificate (`sha256:…`); null when it serves plain HTTP.
+    @Null var tls: String?
 }
 
 extension Agent {
@@ -71,7 +73,8 @@ extension Agent {
     /// else Avahi's host name while announced, else the listen address or host name.
     var advertisedURL: String {
         BodyURL.choose(configured: setup.config.advertisedURL, announcedHost: announcedHost,
-                       listenHost: setup.config.listenHost, hostName: Self.hostName(), port: port).url
+                       listenHost: setup.config.listenHost, hostName: Self.hostName(), port: port,
+                       tls: setup.tls != nil).url
     }
 
     /// The kernel's host name (`HostName`), nil when it cannot be read.

@@ -1,3 +1,5 @@
+public import BodyCore
+
 /// `/etc/studio-body/body.conf` (DESIGN 8) as values. Parsing does no I/O: the
 /// caller reads the files, so every mistake names the file and line.
 public struct BodyConfig: Equatable, Sendable {
@@ -11,6 +13,17 @@ public struct BodyConfig: Equatable, Sendable {
     public var orielURL: String?
     /// `[body] announce`: offer `_studio-body._tcp` through avahi-daemon (issue 14).
     public var announce: Bool
+    /// `[body] tls` (issue 19): HTTPS with the body's own pinned certificate
+    /// (the default), or plain HTTP for a body reached only over an encrypted
+    /// network or loopback.
+    public var tls: Bool
+    /// `[body] state`: where the body keeps its key and certificate, when set;
+    /// else systemd's `$STATE_DIRECTORY`, else the configuration's directory
+    /// (`stateDirectory(environment:)`).
+    public var state: String?
+    /// `[oriel] pin`: Oriel's public key, pinned for an `https://` hello
+    /// instead of the system's certificate authorities.
+    public var orielPin: TLSPin?
     public var silence: Double
     /// The board file's path, or nil for the simulated board.
     public var boardFile: String?
@@ -29,8 +42,8 @@ public struct BodyConfig: Equatable, Sendable {
     public static let silenceRange: ClosedRange<Double> = 5...3600
 
     static let keys: [String: Set<String>] = [
-        "body": ["name", "listen", "token-file", "url", "announce"],
-        "oriel": ["url", "silence"],
+        "body": ["name", "listen", "token-file", "url", "announce", "tls", "state"],
+        "oriel": ["url", "silence", "pin"],
         "board": ["file"],
         "location": ["allowed", "gpsd"],
         "camera": ["device", "size", "fps"],
@@ -63,6 +76,19 @@ public struct BodyConfig: Equatable, Sendable {
                 throw oriel.fail(url, "expected an http:// or https:// URL, found \(url.value)")
             }
         }
+        var pin: TLSPin?
+        if let entry = oriel.entry("pin"), !entry.value.isEmpty {
+            switch TLSPin.parse(entry.value) {
+            case .success(let p): pin = p
+            case .failure(let e): throw oriel.fail(entry, e.description)
+            }
+            guard oriel.string("url")?.hasPrefix("https://") == true else {
+                throw oriel.fail(entry, "a pin is for an https:// url; [oriel] url is \(oriel.string("url") ?? "not set")")
+            }
+        }
+        if let entry = body.entry("state"), !entry.value.isEmpty, !entry.value.hasPrefix("/") {
+            throw body.fail(entry, "expected an absolute directory such as /var/lib/studio-body, found \(entry.value)")
+        }
         var width = 640, height = 480
         if let size = camera.entry("size") {
             let parts = size.value.lowercased().split(separator: "x")
@@ -78,6 +104,9 @@ public struct BodyConfig: Equatable, Sendable {
             advertisedURL: body.string("url"),
             orielURL: oriel.string("url").map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 },
             announce: try body.bool("announce", default: true),
+            tls: try body.bool("tls", default: true),
+            state: body.string("state"),
+            orielPin: pin,
             silence: try oriel.duration("silence", default: defaultSilence, in: silenceRange),
             boardFile: boardEntry.value == "sim" ? nil : resolve(boardEntry.value, relativeTo: file),
             boardFileLine: boardEntry.line,
@@ -97,6 +126,16 @@ public struct BodyConfig: Equatable, Sendable {
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { throw r.fail(e, "the host is missing in \(e.value)") }
         return (host, port)
+    }
+
+    /// Where the key and certificate live: `[body] state`, else systemd's
+    /// `StateDirectory=` (`$STATE_DIRECTORY`, its first when it names several),
+    /// else the directory of the configuration file.
+    public func stateDirectory(environment: [String: String]) -> String {
+        if let state { return state }
+        if let given = environment["STATE_DIRECTORY"]?.split(separator: ":").first, !given.isEmpty { return String(given) }
+        guard let slash = file.lastIndex(of: "/") else { return "." }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 
     /// A relative board file is found beside the configuration file.

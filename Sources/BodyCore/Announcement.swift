@@ -38,8 +38,10 @@ public struct Announcement: Sendable, Equatable {
         self.port = port
     }
 
-    /// The TXT records, in DESIGN's order of the protocol versions (the hello's `protocol`).
-    public static func records(name: String, version: String, protocols: [String: Int], boot: String) -> [String] {
+    /// The TXT records, in DESIGN's order of the protocol versions (the hello's
+    /// `protocol`), and `tls=sha256:…` (the pin) when the body serves HTTPS.
+    public static func records(name: String, version: String, protocols: [String: Int], boot: String,
+                               tls pin: String? = nil) -> [String] {
         let order = ["onair", "eyes", "where", "ears"]
         let keys = order.filter { protocols[$0] != nil } + protocols.keys.filter { !order.contains($0) }.sorted()
         let versions = keys.map { "\($0)=\(protocols[$0]!)" }.joined(separator: ",")
@@ -47,6 +49,7 @@ public struct Announcement: Sendable, Equatable {
         var shown = name
         while ("name=" + shown).utf8.count > 255 { shown.removeLast() }
         return ["name=\(shown)", "version=\(version)", "protocol=\(versions)", "boot=\(boot)", "path=/hello"]
+            + (pin.map { ["tls=\($0)"] } ?? [])
     }
 
     /// Why a body listening on `host` is not announced, or nil. A loopback

@@ -8,4 +8,6 @@ struct DaemonOptions {
     var limits: HTTPLimits
     /// Bytes of memory each connection gets (`HTTPLimits.headMemory`).
     var headMemory: Int = HTTPLimits.headMemory
+    /// HTTPS with this key and certificate (MHD_USE_TLS); nil serves plain HTTP.
+    var tls: HTTPTLS? = nil
 }

@@ -55,6 +55,8 @@ public final class HTTPServer {
     let deadlines: Deadlines
     /// After a flood, the freed buffers go back to the kernel.
     var flood: FloodEnd
+    /// HTTPS with this key and certificate; nil serves plain HTTP.
+    let tls: HTTPTLS?
     /// Whether a request showed the token: its connection is then kept alive
     /// without the head deadline (`HTTPLimits.headDeadline`).
     let trusts: (HTTPRequest) -> Bool
@@ -67,16 +69,18 @@ public final class HTTPServer {
     /// `trusts` tells a request that showed the token; without it no
     /// connection is trusted, and every head has `limits.headDeadline`.
     public convenience init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
+                            tls: HTTPTLS? = nil,
                             trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                             log: @escaping (String) -> Void,
                             requests: ((String, Int) -> Void)? = nil,
                             handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
-        try self.init(listen: host, port: port, maxBody: maxBody, limits: limits, trusts: trusts, log: log,
+        try self.init(listen: host, port: port, maxBody: maxBody, limits: limits, tls: tls, trusts: trusts, log: log,
                       requests: requests, calls: .live, handler: handler)
     }
 
     /// The same, with `calls` standing in for libmicrohttpd (a test's seam).
     init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
+         tls: HTTPTLS? = nil,
          trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
          log: @escaping (String) -> Void,
          requests: ((String, Int) -> Void)? = nil,
@@ -84,6 +88,7 @@ public final class HTTPServer {
          handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         self.maxBody = maxBody
         self.limits = limits
+        self.tls = tls
         deadlines = Deadlines(limits)
         flood = FloodEnd(limit: limits.connections)
         self.trusts = trusts
@@ -93,7 +98,7 @@ public final class HTTPServer {
         self.handler = handler
         // On a throw from here on, deinit runs and stops what was started.
         let address = try SocketAddress(host: host, port: port)
-        let daemon = try startDaemon(DaemonOptions(address: address, port: port, limits: limits))
+        let daemon = try startDaemon(DaemonOptions(address: address, port: port, limits: limits, tls: tls))
         self.daemon = daemon
         self.port = calls.boundPort(daemon)
         let mhd = calls.epollDescriptor(daemon)

@@ -58,6 +58,8 @@ struct MHDCalls {
     struct Daemon {
         let handle: OpaquePointer
         fileprivate let sink: UnsafeMutablePointer<body_mhd_log>
+        /// The key and certificate as MHD reads them (NUL-terminated), kept as long as the daemon.
+        fileprivate var pem: (key: UnsafeMutablePointer<CChar>, certificate: UnsafeMutablePointer<CChar>)? = nil
     }
 
     /// Bytes MHD asks a stream for at most, per pull.
@@ -70,6 +72,8 @@ struct MHDCalls {
             stop: { daemon in
                 MHD_stop_daemon(daemon.handle)
                 daemon.sink.deallocate()
+                daemon.pem?.key.deallocate()
+                daemon.pem?.certificate.deallocate()
             },
             quiesce: { daemon in MHD_quiesce_daemon(daemon.handle) },
             run: { daemon in MHD_run(daemon.handle) == .YES },
@@ -132,17 +136,28 @@ private func startLive(_ options: DaemonOptions, _ server: HTTPServer) -> MHDCal
     var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
     if address.isIPv6 { flags |= address.isAny ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
     let limits = options.limits
+    let pem = options.tls.map { (key: cString($0.key), certificate: cString($0.certificate)) }
     let handle = address.withSockaddr { sa in
         body_mhd_start(flags, options.port, sa, accessHandler, me, completedHandler, me,
                        connectionHandler, me, sink, UInt32(clamping: limits.idle),
                        UInt32(clamping: limits.connections), UInt32(clamping: limits.perAddress),
-                       options.headMemory)
+                       options.headMemory, pem?.key, pem?.certificate)
     }
     guard let handle else {
         sink.deallocate()
+        pem?.key.deallocate()
+        pem?.certificate.deallocate()
         return nil
     }
-    return MHDCalls.Daemon(handle: handle, sink: sink)
+    return MHDCalls.Daemon(handle: handle, sink: sink, pem: pem)
+}
+
+/// PEM bytes as a NUL-terminated C string the daemon keeps.
+private func cString(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar> {
+    let text = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+    for (i, b) in bytes.enumerated() { text[i] = CChar(bitPattern: b) }
+    text[bytes.count] = 0
+    return text
 }
 
 /// MHD's own HTML refusal pages go through `MHDPages`' words from the first

@@ -6,10 +6,14 @@ public final class HubClient: Sendable {
     public let timeout: Double
     /// The part named in error words: "hello: cannot reach ...".
     public let part: String
+    /// For https: the server's public key pinned, curl's `sha256//BASE64`
+    /// (`TLSPin.curl`); nil trusts the system's certificate authorities.
+    public let pin: String?
 
-    public init(timeout: Double = 10, part: String = "hello") {
+    public init(timeout: Double = 10, part: String = "hello", pin: String? = nil) {
         self.timeout = timeout
         self.part = part
+        self.pin = pin
     }
 
     /// POSTs `json`; any status outside 2xx is a failure naming it.
@@ -17,7 +21,7 @@ public final class HubClient: Sendable {
         Curl.perform(Curl.Request(
             part: part, method: "POST", url: url,
             headers: [("Authorization", "Bearer \(token)"), ("Content-Type", "application/json"), ("Accept", "application/json")] + headers,
-            body: json, timeout: timeout))
+            body: json, timeout: timeout, pin: pin))
     }
 
     /// GETs `url`, waiting at most `timeout` seconds (a long poll passes more than its wait).
@@ -25,6 +29,6 @@ public final class HubClient: Sendable {
         Curl.perform(Curl.Request(
             part: part, method: "GET", url: url,
             headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/json")] + headers,
-            body: nil, timeout: timeout))
+            body: nil, timeout: timeout, pin: pin))
     }
 }

@@ -24,14 +24,17 @@ public final class DemoHub: Sendable {
     private let base: String
     private let token: String
     private let log: @Sendable (String) -> Void
-    private let client = HubClient(timeout: 5, part: "demo hub")
+    private let client: HubClient
     private let inbox = Mutex(Inbox())
     private let bell = DemoSystem.Bell()
 
     /// Longest hold the hub asks of the body's `/ears` (DESIGN 4's default).
     static let pollWait = 25
 
-    public init(bodyURL: String, token: String, log: @escaping @Sendable (String) -> Void) {
+    /// `pin`: the body's public key in curl's form (`sha256//BASE64`), for a
+    /// body serving HTTPS: the hub trusts it by that alone, as Oriel does.
+    public init(bodyURL: String, token: String, pin: String? = nil, log: @escaping @Sendable (String) -> Void) {
+        client = HubClient(timeout: 5, part: "demo hub", pin: pin)
         var base = Substring(bodyURL)
         while base.hasSuffix("/") { base = base.dropLast() }
         self.base = String(base)

@@ -27,6 +27,9 @@ enum Check {
         }
         say("  oriel: \(c.orielURL.map { "hello to \($0)" } ?? "no url: the body waits for Oriel to push"), silence \(WrittenDuration.written(c.silence))")
         say("  url: \(HelloURL.described(c))")
+        let tls = TLSCommand.checked(c)
+        say(tls.line)
+        ok = ok && tls.ok
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
         say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
         guard !setup.board.simulated else {

@@ -2,6 +2,7 @@ import BodyAgent
 import BodyConfig
 import BodyCore
 import DemoHub
+import BodyTLS
 import BodySystem
 
 /// `studio-body demo`: the body on the simulated board beside a small hub that
@@ -32,10 +33,15 @@ enum Demo {
         """
         let config: BodyConfig
         do { config = try BodyConfig.parse(text, file: dir + "/body.conf") } catch { fail(error.description) }
+        // HTTPS, as a body on the network serves, with a certificate made in the demo's folder.
+        let obtained: (identity: TLSIdentity, made: Bool)?
+        do { obtained = try BodyIdentity.obtain(config, environment: [:]) } catch { fail("demo: \(error)") }
         do {
-            let agent = try Agent(AgentSetup(config: config, board: .sim, token: token, version: version))
+            let agent = try Agent(AgentSetup(config: config, board: .sim, token: token, version: version,
+                                             tls: obtained?.identity, tlsWords: BodyIdentity.words(config, obtained)))
             try agent.start()
-            let url = "http://127.0.0.1:\(agent.port)"
+            let url = "https://127.0.0.1:\(agent.port)"
+            let pin = obtained?.identity.pin
             say("""
 
             studio-body demo: the body runs on the simulated board, with a demo hub standing in for Oriel.
@@ -47,10 +53,13 @@ enum Demo {
             Press "On Air" twice (within 5 s): the first press arms (amber LED), the second asks the hub,
             the amber LED blinks while asking, and the lamp lights when the hub says On Air is on.
             The hub refuses every fourth request, to show how a refusal looks. Ctrl-C stops.
-            curl works too:  curl -H 'Authorization: Bearer \(token)' \(url)/status
+            The body serves HTTPS with its own self-signed certificate, so the browser warns
+            once: Oriel trusts it by its pin, \(pin.map(String.init(describing:)) ?? "none"), and so does the demo hub.
+            Chromium can trust that key alone: --ignore-certificate-errors-spki-list=\(pin?.base64 ?? "")
+            curl works too:  curl --cacert \(obtained?.identity.certificateFile ?? "") -H 'Authorization: Bearer \(token)' \(url)/status
 
             """)
-            let hub = DemoHub(bodyURL: url, token: token, log: { words in say(words) })
+            let hub = DemoHub(bodyURL: url, token: token, pin: pin?.curl, log: { words in say(words) })
             hub.start()
             try agent.run()
             hub.stop()

@@ -1,6 +1,7 @@
 import BodyAgent
 import BodyConfig
 import BodySystem
+import BodyTLS
 
 /// studio-body: the studio's On Air lamp and kill switch, a body of the house.
 let version = "0.1.0"
@@ -9,6 +10,8 @@ let usage = """
 usage: studio-body --config FILE            run the body
        studio-body check --config FILE      check the configuration, the board file and every line
        studio-body lamp-off --config FILE   drive every output dark and exit (ExecStopPost)
+       studio-body tls --config FILE [--renew]
+                                            say the body's certificate and pin; --renew makes a new key and certificate
        studio-body demo [--port N]          run on the simulated board with a demo hub, for a first look
        studio-body camera-feed DEVICE       MJPEG on standard input into a v4l2loopback node (a Pi camera)
        studio-body --version
@@ -54,6 +57,9 @@ case "check":
 case "lamp-off":
     guard let path = option("--config", in: args) else { fail("lamp-off needs --config FILE\n\(usage)", code: 2) }
     exit(LampOff.run(load(path, token: false)))
+case "tls":
+    guard let path = option("--config", in: args) else { fail("tls needs --config FILE\n\(usage)", code: 2) }
+    exit(TLSCommand.run(load(path, token: false).config, renew: args.contains("--renew")))
 case "camera-feed":
     guard args.count == 2 else { fail("camera-feed needs the v4l2loopback node, e.g. /dev/studio-camera\n\(usage)", code: 2) }
     exit(CameraFeed.run(device: args[1]))
@@ -64,7 +70,15 @@ case "--config":
     guard let path = option("--config", in: args) else { fail(usage, code: 2) }
     let agent: Agent
     do {
-        agent = try Agent(load(path))
+        var setup = load(path)
+        do {
+            let obtained = try BodyIdentity.obtain(setup.config, environment: Environment.values)
+            setup.tls = obtained?.identity
+            setup.tlsWords = BodyIdentity.words(setup.config, obtained)
+        } catch {
+            fail(error.description)
+        }
+        agent = try Agent(setup)
         try agent.start()
     } catch {
         fail(error.description)

@@ -13,6 +13,7 @@ struct BodyConfigTests {
         #expect(c.tokenFile == "/etc/studio-body/token")
         #expect(c.advertisedURL == nil && c.orielURL == nil)
         #expect(c.announce == true)
+        #expect(c.tls == true && c.state == nil && c.orielPin == nil)
         #expect(c.silence == 60 && c.silence == BodyConfig.defaultSilence)
         #expect(c.boardFile == nil)
         #expect(c.locationAllowed == false)
@@ -30,9 +31,12 @@ struct BodyConfigTests {
             token-file = /run/token
             url = http://booth.local:9000
             announce = no
+            tls = no
+            state = /var/lib/booth
             [oriel]
-            url = http://oriel.local:8787
+            url = https://oriel.local:8787
             silence = 2min
+            pin = sha256:1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo=
             [board]
             file = /usr/share/board/raspberrypi.conf
             [location]
@@ -48,7 +52,9 @@ struct BodyConfigTests {
         #expect(c.tokenFile == "/run/token")
         #expect(c.advertisedURL == "http://booth.local:9000")
         #expect(c.announce == false)
-        #expect(c.orielURL == "http://oriel.local:8787")
+        #expect(c.tls == false && c.state == "/var/lib/booth")
+        #expect(c.orielPin?.description == "sha256:1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo=")
+        #expect(c.orielURL == "https://oriel.local:8787")
         #expect(c.silence == 120)
         #expect(c.boardFile == "/usr/share/board/raspberrypi.conf")
         #expect(c.locationAllowed == true)
@@ -99,6 +105,32 @@ struct BodyConfigTests {
         #expect(try BodyConfig.parse("[body]\nannounce = \(text)\n" + minimalBody, file: "f").announce == announce)
     }
 
+    @Test("tls reads yes and no; HTTPS is the default", arguments: [("yes", true), ("no", false), ("off", false), ("1", true)])
+    func tls(text: String, tls: Bool) throws {
+        #expect(try BodyConfig.parse("[body]\ntls = \(text)\n" + minimalBody, file: "f").tls == tls)
+    }
+
+    @Test("the state directory: [body] state, else systemd's STATE_DIRECTORY (its first), else the configuration's directory")
+    func stateDirectory() throws {
+        let set = try BodyConfig.parse("[body]\nstate = /srv/body\n" + minimalBody, file: "/etc/studio-body/body.conf")
+        #expect(set.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/studio-body"]) == "/srv/body")
+        let unset = try BodyConfig.parse(minimalBody, file: "/etc/studio-body/body.conf")
+        #expect(unset.stateDirectory(environment: ["STATE_DIRECTORY": "/var/lib/studio-body:/var/lib/other"]) == "/var/lib/studio-body")
+        #expect(unset.stateDirectory(environment: [:]) == "/etc/studio-body")
+        #expect(try BodyConfig.parse(minimalBody, file: "body.conf").stateDirectory(environment: [:]) == ".")
+        #expect(try BodyConfig.parse(minimalBody, file: "/body.conf").stateDirectory(environment: [:]) == "/")
+        #expect(try BodyConfig.parse("[body]\nstate =\n" + minimalBody, file: "/e/b.conf").stateDirectory(environment: [:]) == "/e")
+    }
+
+    @Test("Oriel's pin takes sha256: or curl's sha256// and base64")
+    func orielPin() throws {
+        let pin = "1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo="
+        for written in ["sha256:\(pin)", "sha256//\(pin)"] {
+            let c = try BodyConfig.parse("[oriel]\nurl = https://oriel\npin = \(written)\n" + minimalBody, file: "f")
+            #expect(c.orielPin?.curl == "sha256//\(pin)")
+        }
+    }
+
     @Test("the name is cut at 64 characters; an empty name is the default")
     func name() throws {
         let long = String(repeating: "n", count: 70)
@@ -140,9 +172,16 @@ struct BodyConfigTests {
 
     @Test("every mistake names the file, the line and how to write it", arguments: [
         ("[bodies]\n", "f:1: unknown section [bodies]; known: [board] [body] [camera] [location] [oriel]"),
-        ("[body]\nport = 1\n", "f:2: unknown key port in [body]; known keys: announce, listen, name, token-file, url"),
+        ("[body]\nport = 1\n", "f:2: unknown key port in [body]; known keys: announce, listen, name, state, tls, token-file, url"),
+        ("[body]\ntls = https\n", "f:2: [body] tls: expected yes or no, found https"),
+        ("[body]\nstate = var/lib\n", "f:2: [body] state: expected an absolute directory such as /var/lib/studio-body, found var/lib"),
+        ("[oriel]\nurl = https://o\npin = AB:CD\n", "f:3: [oriel] pin: expected sha256: and the base64 SHA-256 of the certificate's public key, found AB:CD"),
+        ("[oriel]\nurl = https://o\npin = sha256:AB:CD\n", "f:3: [oriel] pin: the pin after sha256: is not base64: AB:CD"),
+        ("[oriel]\nurl = https://o\npin = sha256:AAAA\n", "f:3: [oriel] pin: the pin after sha256: is 3 bytes; a SHA-256 is 32 (44 base64 characters)"),
+        ("[oriel]\nurl = http://o\npin = sha256:1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo=\n", "f:3: [oriel] pin: a pin is for an https:// url; [oriel] url is http://o"),
+        ("[oriel]\npin = sha256:1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo=\n", "f:2: [oriel] pin: a pin is for an https:// url; [oriel] url is not set"),
         ("[body]\nannounce = mdns\n", "f:2: [body] announce: expected yes or no, found mdns"),
-        ("[oriel]\ntimeout = 1s\n", "f:2: unknown key timeout in [oriel]; known keys: silence, url"),
+        ("[oriel]\ntimeout = 1s\n", "f:2: unknown key timeout in [oriel]; known keys: pin, silence, url"),
         ("[board]\nfile = sim\nkind = sim\n", "f:3: unknown key kind in [board]; known keys: file"),
         ("[location]\ngps = x\n", "f:2: unknown key gps in [location]; known keys: allowed, gpsd"),
         ("[camera]\nwidth = 640\n", "f:2: unknown key width in [camera]; known keys: device, fps, size"),

@@ -13,6 +13,13 @@ struct AnnouncementTests {
             == ["name=booth", "version=0.1.0", "protocol=onair=2,eyes=1,where=1,ears=1", "boot=b00t", "path=/hello"])
     }
 
+    @Test("a body serving HTTPS adds tls= and its pin, last")
+    func tlsRecord() {
+        let txt = Announcement.records(name: "s", version: "1", protocols: [:], boot: "b", tls: "sha256:1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo=")
+        #expect(txt.last == "tls=sha256:1UGLuMakto4FBCfxwyHB/GCdtgxhuU7izOXipSg8zuo=")
+        #expect(!Announcement.records(name: "s", version: "1", protocols: [:], boot: "b").contains { $0.hasPrefix("tls=") })
+    }
+
     @Test("a protocol DESIGN does not list yet comes after the known ones, by name")
     func unknownProtocol() {
         let txt = Announcement.records(name: "s", version: "1", protocols: ["zoom": 3, "onair": 2, "bell": 1], boot: "b")

@@ -46,7 +46,9 @@ public final class BodyRun: @unchecked Sendable {
                 guard n > 0, let self else { return }
                 self.lock.lock()
                 self.logText += String(decoding: buffer[..<n], as: UTF8.self)
+                // After the start's lines: where it serves, and what (HTTPS and its pin, or plain).
                 let stall = self.stallLog && !self.resumed && self.logText.contains("serving on")
+                    && self.logText.contains("tls: serving")
                 self.lock.unlock()
                 if stall {
                     self.gate.lock()
@@ -79,6 +81,16 @@ public final class BodyRun: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         return logText
     }
+
+    /// The pin the body said at start ("Oriel pins sha256:…"), when it serves HTTPS.
+    public var pin: String? {
+        let log = log
+        guard let r = log.range(of: #"Oriel pins sha256:[A-Za-z0-9+/=]+"#, options: .regularExpression) else { return nil }
+        return String(log[r].dropFirst("Oriel pins ".count))
+    }
+
+    /// The pin in curl's form (`sha256//BASE64`), for `--pinnedpubkey` and CURLOPT_PINNEDPUBLICKEY.
+    public var curlPin: String? { pin.map { "sha256//" + $0.dropFirst("sha256:".count) } }
 
     /// The port of "serving on 127.0.0.1:N" once the log says it.
     public var servingPort: Int? {

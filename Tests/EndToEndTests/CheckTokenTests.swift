@@ -15,7 +15,7 @@ struct CheckTokenTests {
         let token = dir.appendingPathComponent("token")
         try "0123456789abcdef0123\n".write(to: token, atomically: true, encoding: .utf8)
         let conf = dir.appendingPathComponent("body.conf")
-        try "[body]\nlisten = 127.0.0.1:0\ntoken-file = \(token.path)\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
+        try "[body]\ntls = no\nlisten = 127.0.0.1:0\ntoken-file = \(token.path)\n[board]\nfile = sim\n".write(to: conf, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: conf.path)
 
         // Root reads every file: then the check runs as nobody, as a person would.

@@ -204,6 +204,7 @@ final class CameraBody: @unchecked Sendable {
         run = try BodyRun("camera", token: "camera-hil-token-0123456789") { _, tokenFile in
             """
             [body]
+            tls = no
             name = studio
             listen = 127.0.0.1:0
             token-file = \(tokenFile)

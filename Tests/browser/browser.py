@@ -13,13 +13,17 @@ PHONE = (390, 844)
 DESKTOP = (1280, 800)
 
 
-def chromium(page_load="normal", network_log=False):
+def chromium(page_load="normal", network_log=False, spki=None):
     """Headless Chromium, Debian's, driven by Debian's chromedriver. page_load
     "none": get() returns at once (an MJPEG stream never ends loading).
-    network_log: Chromium's DevTools network events are kept (`get_log("performance")`)."""
+    network_log: Chromium's DevTools network events are kept (`get_log("performance")`).
+    spki: the body's pin (base64 SHA-256 of its public key): Chromium trusts a
+    certificate with that key alone, the way Oriel pins it; nothing else is waved through."""
     options = webdriver.ChromeOptions()
     if network_log:
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    if spki:
+        options.add_argument("--ignore-certificate-errors-spki-list=" + spki)
     options.page_load_strategy = page_load
     options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     options.add_argument("--headless=new")

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import time
+import ssl
 import urllib.request
 
 import browser
@@ -46,18 +47,29 @@ class Demo:
         self.lines = []
         found = threading.Event()
         self.url = None
+        self.token = None
+        self.spki = None
+        self.cafile = None
 
         def read():
             for line in self.proc.stdout:
                 self.log.write(line)
                 self.log.flush()
                 self.lines.append(line.rstrip())
-                m = re.search(r"^\s*(http://127\.0\.0\.1:\d+)/\s*$", line)
+                p = re.search(r"--ignore-certificate-errors-spki-list=([A-Za-z0-9+/=]+)", line)
+                if p:
+                    self.spki = p.group(1)
+                c = re.search(r"curl --cacert (\S+)", line)
+                if c:
+                    self.cafile = c.group(1)
+                m = re.search(r"^\s*(https?://127\.0\.0\.1:\d+)/\s*$", line)
                 if m and not self.url:
                     self.url = m.group(1)
                 t = re.search(r"^\s*token: (\w+)\s*$", line)
                 if t and self.url:
                     self.token = t.group(1)
+                # An https demo is opened once its pin is known too.
+                if self.url and self.token and ((self.spki and self.cafile) or self.url.startswith("http:")):
                     found.set()
             found.set()
 
@@ -75,7 +87,9 @@ class Demo:
                                      headers={"Authorization": "Bearer " + self.token,
                                               "Content-Type": "application/json",
                                               "X-Cordelia-Doing": "the browser test"})
-        with urllib.request.urlopen(req, timeout=5) as r:
+        # https: the demo's own certificate is the only authority trusted.
+        context = ssl.create_default_context(cafile=self.cafile) if self.url.startswith("https:") else None
+        with urllib.request.urlopen(req, timeout=5, context=context) as r:
             return json.load(r)
 
     def stop(self):
@@ -214,7 +228,7 @@ def main():
     demo = Demo(binary, os.path.join(out, "demo.log"))
     driver = None
     try:
-        driver = browser.chromium(network_log=True)
+        driver = browser.chromium(network_log=True, spki=demo.spki)
         print(f"browser: Chromium {browser.version(driver)}, the demo at {demo.url}", flush=True)
         r = Run(driver, demo, out)
 

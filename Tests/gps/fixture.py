@@ -8,6 +8,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -136,17 +137,19 @@ class Body(SimBody):
     """The real studio-body on the simulated board, location allowed or not."""
 
     def __init__(self, gpsd_port: int, allowed: bool = True):
+        # HTTPS, as a body serves by default; get() trusts its own certificate alone.
         super().__init__(TOKEN, "[body]\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
                          "[board]\nfile = sim\n[location]\nallowed = %s\ngpsd = 127.0.0.1:%d\n"
                          % ("yes" if allowed else "no", gpsd_port), prefix="where-body-")
+        self.context = ssl.create_default_context(cafile=os.path.join(self.dir, "tls.crt"))
 
     def get(self, path: str, timeout: float = 30):
         """(status, JSON body, seconds taken)."""
-        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path),
+        req = urllib.request.Request("https://127.0.0.1:%d%s" % (self.port, path),
                                      headers={"Authorization": "Bearer " + TOKEN})
         started = time.monotonic()
         try:
-            with urllib.request.urlopen(req, timeout=timeout) as r:
+            with urllib.request.urlopen(req, timeout=timeout, context=self.context) as r:
                 status, body = r.status, r.read()
         except urllib.error.HTTPError as e:
             status, body = e.code, e.read()

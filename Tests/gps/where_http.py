@@ -185,7 +185,8 @@ def shared(c, gpsd, body):
 
 def client_leaves(c, gpsd, body):
     """DESIGN 6 step 5: a client that disconnects withdraws its wait; the last one closes the watch."""
-    s = socket.create_connection(("127.0.0.1", body.port))
+    # Over TLS, as the body serves, trusting its certificate alone (body.context).
+    s = body.context.wrap_socket(socket.create_connection(("127.0.0.1", body.port)), server_hostname="127.0.0.1")
     s.sendall(b"GET /where HTTP/1.1\r\nHost: body\r\nAuthorization: Bearer " + TOKEN.encode() + b"\r\n\r\n")
     c.check(settles(body.watching), "/status does not say watching while one waits")
     c.check(settles(lambda: gpsd.watches() == 1), "gpsd saw %d watches" % gpsd.watches())

@@ -139,7 +139,7 @@ class Daemon:
         write(f"{workdir}/board.conf", board)
         write(f"{workdir}/token", TOKEN + "\n")
         os.chmod(f"{workdir}/token", 0o600)
-        write(self.conf, f"[body]\nname = hil\nlisten = 127.0.0.1:{PORT}\ntoken-file = {workdir}/token\n"
+        write(self.conf, f"[body]\ntls = no\nname = hil\nlisten = 127.0.0.1:{PORT}\ntoken-file = {workdir}/token\n"
                          f"[board]\nfile = {workdir}/board.conf\n")
         self.proc = None
         self.cursor = 0

@@ -7,6 +7,7 @@ API must give the counts the script made, `up` 1 for the right token and 0
 for the wrong one. Prints ok/not ok lines and "N passed, M failed"."""
 
 import json
+import ssl
 import os
 import re
 import shutil
@@ -46,13 +47,18 @@ def ok(good, words):
     sys.stdout.flush()
 
 
+# The body's own certificate, once it serves: the only authority an https request trusts.
+CAFILE = None
+
+
 def http(method, url, token=TOKEN, body=None, timeout=10):
-    """(status, headers, bytes)."""
+    """(status, headers, bytes). https trusts the body's certificate alone (CAFILE)."""
     req = urllib.request.Request(url, method=method, data=body)
     if token:
         req.add_header("Authorization", "Bearer " + token)
+    context = ssl.create_default_context(cafile=CAFILE) if url.startswith("https:") else None
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as r:
+        with urllib.request.urlopen(req, timeout=timeout, context=context) as r:
             return r.status, r.headers, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.headers, e.read()
@@ -107,14 +113,17 @@ class Oriel:
 
 
 def start_body(d, oriel_url):
+    global CAFILE
+    # HTTPS, as a body serves by default: Prometheus and this script trust its own certificate alone.
     body = SimBody(TOKEN, "[body]\nname = %s\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
                    "[oriel]\nurl = %s\nsilence = 600s\n[board]\nfile = %s\n"
                    % (NAME, oriel_url, os.path.join(ROOT, "board", "sim.conf")), directory=d)
-    body.url = "http://127.0.0.1:%d" % body.port
+    body.url = "https://127.0.0.1:%d" % body.port
+    CAFILE = os.path.join(d, "tls.crt")
     return body
 
 
-def start_prometheus(d, target, token_file):
+def start_prometheus(d, target, token_file, ca_file):
     conf = os.path.join(d, "prometheus.yml")
     # The snippet the README gives, plus a job with the wrong token.
     with open(conf, "w") as f:
@@ -123,16 +132,24 @@ def start_prometheus(d, target, token_file):
   scrape_timeout: 1s
 scrape_configs:
   - job_name: studio-body
+    scheme: https
+    tls_config:
+      ca_file: %s
+      server_name: localhost
     authorization:
       credentials_file: %s
     static_configs:
       - targets: ['%s']
   - job_name: wrong-token
+    scheme: https
+    tls_config:
+      ca_file: %s
+      server_name: localhost
     authorization:
       credentials: %s
     static_configs:
       - targets: ['%s']
-""" % (token_file, target, WRONG, target))
+""" % (ca_file, token_file, target, ca_file, WRONG, target))
     port = free_port()
     prom = Process(["prometheus", "--config.file=" + conf, "--storage.tsdb.path=" + os.path.join(d, "data"),
                     "--web.listen-address=127.0.0.1:%d" % port, "--log.level=info"],
@@ -170,7 +187,7 @@ def main():
     try:
         oriel = Oriel()
         body = start_body(d, oriel.url)
-        target = body.url[len("http://"):]
+        target = body.url[len("https://"):]
 
         # The answer itself, before Prometheus: the format's content type, the token.
         status, headers, text = http("GET", body.url + "/metrics")
@@ -179,7 +196,7 @@ def main():
         ok(http("GET", body.url + "/metrics", token=None)[0] == 401, "GET /metrics without the token is 401")
         ok(http("GET", body.url + "/metrics", token=WRONG)[0] == 401, "GET /metrics with a wrong token is 401")
 
-        prom = start_prometheus(d, target, body.token_file)
+        prom = start_prometheus(d, target, body.token_file, CAFILE)
 
         # The script: 3 pushes, On Air pressed twice (armed, asked), one poll
         # takes the item, the kill pressed once (armed), a malformed push (400),

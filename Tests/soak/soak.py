@@ -30,6 +30,7 @@ N s after the end, for a diagnosis.
 """
 
 import http.client
+import ssl
 import json
 import os
 import random
@@ -151,12 +152,15 @@ class Soak:
             threading.Thread(target=lambda: self.serving.wait(30) and self.push_truth(), daemon=True).start()
 
     def start_body(self):
-        self.body = SimBody(TOKEN, "[body]\nname = soak\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+        # HTTPS, as the body serves by default (SOAK_TLS=no: plain); Oriel trusts its certificate alone.
+        self.tls = os.environ.get("SOAK_TLS", "yes") != "no"
+        self.body = SimBody(TOKEN, "[body]\ntls = %s\nname = soak\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
                             "[oriel]\nurl = http://127.0.0.1:%d\n[board]\nfile = sim\n"
                             "[location]\nallowed = yes\ngpsd = 127.0.0.1:%d\n"
-                            % (self.hello.getsockname()[1], self.gpsd_port),
+                            % ("yes" if self.tls else "no", self.hello.getsockname()[1], self.gpsd_port),
                             directory=self.dir, start_within=30)
         self.proc, self.port, self.logfile = self.body.proc, self.body.port, self.body.logfile
+        self.context = ssl.create_default_context(cafile=os.path.join(self.dir, "tls.crt")) if self.tls else None
         self.log_offset = 0
         self.serving.set()
 
@@ -167,7 +171,8 @@ class Soak:
 
     def request(self, method, path, body=None, timeout=5.0, token=TOKEN):
         """(status, JSON) from the body, as Oriel's client would ask (5 s timeout)."""
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        c = (http.client.HTTPSConnection("127.0.0.1", self.port, timeout=timeout, context=self.context) if self.tls
+             else http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout))
         try:
             headers = {"Authorization": "Bearer " + token, "X-Cordelia-Doing": "soak"}
             if body is not None:
@@ -439,6 +444,9 @@ class Soak:
         with self.lock:
             self.count["hostile"] += 1
         try:
+            # With TLS, idle starts no handshake and garbage is not TLS; the others finish one first.
+            if self.tls and kind not in ("idle", "garbage"):
+                s = self.context.wrap_socket(s, server_hostname="127.0.0.1")
             if kind == "idle":
                 self.stop.wait(random.uniform(1, 6))
             elif kind == "half-head":

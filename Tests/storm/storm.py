@@ -19,6 +19,7 @@ import re
 import resource
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,9 @@ WARM_HOSTILE = 150
 # The heap and other private memory after both storms, against before the small
 # one: what storms leave behind (issue 12: under 1 MiB). Memory, not time: asserted.
 ANON_GROWTH_KIB = 1024
+# HTTPS, as the body serves by default (issue 19); STORM_TLS=no runs the storm on plain HTTP.
+TLS = os.environ.get("STORM_TLS", "yes") != "no"
+CONTEXT = None             # trusts the body's own certificate alone, once it is made
 HOSTS = ["127.0.0.%d" % i for i in range(2, 2 + 70)]   # 70 x 16 > 1,000: the per-address limit is not what holds them off
 
 failures = []
@@ -59,12 +63,19 @@ def raise_fd_limit(n=8192):
 
 def start_body():
     """The real binary on the sim board, listening on 127.0.0.1."""
-    return SimBody(TOKEN, "[body]\nname = storm\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
-                   "[oriel]\nsilence = 600s\n[board]\nfile = sim\n", prefix="storm-body-")
+    global CONTEXT
+    body = SimBody(TOKEN, "[body]\ntls = %s\nname = storm\nlisten = 127.0.0.1:0\ntoken-file = %%(token_file)s\n"
+                   "[oriel]\nsilence = 600s\n[board]\nfile = sim\n" % ("yes" if TLS else "no"), prefix="storm-body-")
+    if TLS:
+        # The body's certificate is the only authority; the name checked is 127.0.0.1, which it carries.
+        CONTEXT = ssl.create_default_context(cafile=os.path.join(body.dir, "tls.crt"))
+    return body
 
 
-async def connect(port, host):
-    return await asyncio.open_connection("127.0.0.1", port, local_addr=(host, 0))
+async def connect(port, host, tls=True):
+    """A connection from `host`; over TLS (trusting the body's certificate alone) when the body serves it."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(host, 0),
+                                         ssl=CONTEXT if tls and TLS else None)
 
 
 async def read_answer(reader):
@@ -229,11 +240,17 @@ class Watcher:
 async def hostile(port, n, kind, until):
     """One hostile client that starts again whenever the body closes it."""
     host = HOSTS[n % len(HOSTS)]
+    # With TLS: "idle" starts no handshake, "cut hello" starts one and stops, "garbage"
+    # is not TLS at all; every other kind finishes its handshake first.
+    plain = kind in ("idle", "cut hello", "garbage")
     while time.monotonic() < until:
         writer = None
         try:
-            reader, writer = await asyncio.wait_for(connect(port, host), 2)
-            if kind == "idle":
+            reader, writer = await asyncio.wait_for(connect(port, host, tls=not plain), 2)
+            if kind == "cut hello":
+                writer.write(bytes([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03]))
+                await reader.read(1)
+            elif kind == "idle":
                 await reader.read(1)
             elif kind == "half head":
                 writer.write(b"GET /status HTTP/1.1\r\nHost: x\r\n")
@@ -266,7 +283,7 @@ async def hostile(port, n, kind, until):
         await asyncio.sleep(0.1)   # then again: the storm holds for its whole time
 
 
-KINDS = ["idle", "half head", "trickle", "64 KiB", "wrong token", "garbage"]
+KINDS = ["idle", "half head", "trickle", "64 KiB", "wrong token", "garbage"] + (["cut hello"] if TLS else [])
 
 
 def percentile(times, p):
@@ -296,7 +313,7 @@ async def warm_up(body):
     until = time.monotonic() + 3
     await asyncio.gather(*[hostile(body.port, i, KINDS[i % len(KINDS)], until) for i in range(WARM_HOSTILE)])
     wrk = subprocess.run(["wrk", "-t1", "-c50", "-d2s", "-H", "Authorization: Bearer " + TOKEN,
-                          "http://127.0.0.1:%d/status" % body.port], capture_output=True)
+                          "%s://127.0.0.1:%d/status" % ("https" if TLS else "http", body.port)], capture_output=True)
     if wrk.returncode != 0:
         fail("wrk did not run: %s" % wrk.stderr.decode(errors="replace")[:200])
     await Oriel(body.port).run(1)
@@ -324,7 +341,7 @@ async def storm(body):
     times = oriel.times
 
     wrk = subprocess.Popen(["bash", "-c", "ulimit -n 8192; exec wrk -t2 -c1000 -d%ds -H 'Authorization: Bearer %s' "
-                            "http://127.0.0.1:%d/status" % (WRK_SECONDS, TOKEN, body.port)],
+                            "%s://127.0.0.1:%d/status" % (WRK_SECONDS, TOKEN, "https" if TLS else "http", body.port)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     oriel = Oriel(body.port)
     await oriel.run(WRK_SECONDS)
@@ -371,6 +388,8 @@ async def storm(body):
 
 def main():
     raise_fd_limit()
+    print("storm: %s (wrk, the load, cannot verify a certificate; Oriel and the hostile clients that finish a "
+          "handshake trust the body's certificate alone)" % ("HTTPS" if TLS else "plain HTTP, STORM_TLS=no"), flush=True)
     if not shutil.which("wrk"):
         print("storm: wrk is missing (scripts/apt-packages.txt has it; scripts/deps installs it)")
         return 1

@@ -32,7 +32,9 @@ static inline void body_mhd_log_trampoline(void *cls, const char *fmt, va_list a
     if (log != NULL && log->fn != NULL) log->fn(log->context, text);
 }
 
-/// MHD_start_daemon with the options the body uses, without varargs.
+/// MHD_start_daemon with the options the body uses, without varargs. With
+/// `https_key` and `https_cert` (PEM, NUL-terminated, kept alive by the caller
+/// until the daemon stops) it serves TLS through GnuTLS: MHD_USE_TLS.
 static inline struct MHD_Daemon *body_mhd_start(
     unsigned int flags,
     uint16_t port,
@@ -44,9 +46,18 @@ static inline struct MHD_Daemon *body_mhd_start(
     unsigned int connection_timeout,
     unsigned int connection_limit,
     unsigned int per_ip_limit,
-    size_t memory_limit) {
+    size_t memory_limit,
+    const char *https_key,
+    const char *https_cert) {
+    struct MHD_OptionItem tls[] = {
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)https_key},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)https_cert},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct MHD_OptionItem plain[] = {{MHD_OPTION_END, 0, NULL}};
+    int https = https_key != NULL && https_cert != NULL;
     return MHD_start_daemon(
-        flags, port, NULL, NULL, handler, handler_context,
+        flags | (https ? MHD_USE_TLS : 0), port, NULL, NULL, handler, handler_context,
         // First, so MHD's own complaints about later options reach our log too.
         MHD_OPTION_EXTERNAL_LOGGER, body_mhd_log_trampoline, (void *)log,
         MHD_OPTION_SOCK_ADDR, address,
@@ -56,6 +67,7 @@ static inline struct MHD_Daemon *body_mhd_start(
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+        MHD_OPTION_ARRAY, https ? tls : plain,
         MHD_OPTION_END);
 }
 
