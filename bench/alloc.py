@@ -189,6 +189,8 @@ def one_run(body, ref, work, shim, warm, n, rounds):
     conf = os.path.join(work, "body.conf")
     with open(conf, "w") as f:
         f.write(f"[body]\nname = alloc\nlisten = 127.0.0.1:{bport}\ntoken-file = {token}\nannounce = no\n"
+                # Plain HTTP, as the reference speaks: the counts compare code, not TLS (issue 21).
+                "tls = no\n"
                 f"[oriel]\nsilence = 600s\n[board]\nfile = sim\n")
     progs = [Program("body", [body, "--config", conf], bport, work, shim)]
     try:

@@ -76,39 +76,40 @@ extension Agent {
 
     /// Steps 2 and 3: the rules' actions carried out, the lines first.
     func carryOut(_ actions: [BodyAction], at now: Moment) {
-        var rest: [BodyAction] = []
-        rest.reserveCapacity(actions.count)
-        var queue = actions[...]
-        while let action = queue.popFirst() {
-            // A reading the rules asked for (a bounce window's end) goes back
-            // into them before anything is shown.
-            if case .readLevel(let role) = action {
-                metrics.count(action)
-                queue += readLevel(role)
-            } else {
-                rest.append(action)
-            }
+        // A reading the rules asked for (a bounce window's end) goes back into
+        // them before anything is shown. (No array is made when none is asked:
+        // this runs every turn, issue 21.)
+        var read: [BodyAction] = []
+        for case .readLevel(let role) in actions {
+            let more = readLevel(role)
+            if read.isEmpty { read = more } else { read += more }
         }
         driveOutputs(at: now)
-        for action in rest {
-            metrics.count(action)
-            switch action {
-            case .wakePolls:
-                wakePolls(at: now)
-            case .sayHello:
-                helloDeeds { $0.begin(url: advertisedURL) }
-            case .log(let words, let level):
-                say(words, level == .warning ? .warning : .info)
-            case .preview(let run, let why):
-                preview.run(run, why: why)
-                // A camera that cannot be opened counts as gone: the gate then
-                // waits for a fresh opening rather than retrying the device.
-                if run && !preview.running { carryOut(body.cameraGone(preview.stoppedWhy), at: now) }
-            case .readLevel:
-                break  // read above
-            case .pressed, .unanswered, .noise:
-                break  // counted above
-            }
+        for action in actions {
+            if case .readLevel = action { metrics.count(action) } else { carryOut(action, at: now) }
+        }
+        for action in read { carryOut(action, at: now) }
+    }
+
+    private func carryOut(_ action: BodyAction, at now: Moment) {
+        metrics.count(action)
+        switch action {
+        case .wakePolls:
+            wakePolls(at: now)
+        case .sayHello:
+            helloDeeds { $0.begin(url: advertisedURL) }
+        case .log(let words, let level):
+            say(words, level == .warning ? .warning : .info)
+        case .preview(let run, let why):
+            preview.run(run, why: why)
+            // A camera that cannot be opened counts as gone: the gate then
+            // waits for a fresh opening rather than retrying the device.
+            if run && !preview.running { carryOut(body.cameraGone(preview.stoppedWhy), at: now) }
+        case .readLevel(let role):
+            // Read above; one a reading itself asked for is read now.
+            for more in readLevel(role) { carryOut(more, at: now) }
+        case .pressed, .unanswered, .noise:
+            break  // counted above
         }
     }
 
@@ -150,12 +151,11 @@ extension Agent {
     /// Step 5.
     func writeLog() {
         guard !turnLog.isEmpty else { return }
-        let lines = turnLog
-        turnLog.removeAll(keepingCapacity: true)
-        for line in lines {
+        for line in turnLog {
             witness?(.logged(line.words))
             log(line.words, line.level)
         }
+        turnLog.removeAll(keepingCapacity: true)
     }
 
     /// Step 6: the rules' next wake-up, and the server's if it ran.
