@@ -10,6 +10,7 @@ let usage = """
 usage: studio-body --config FILE            run the body
        studio-body check --config FILE      check the configuration, the board file and every line
        studio-body lamp-off --config FILE   drive every output dark and exit (ExecStopPost)
+       studio-body watch --config FILE      for wiring (service stopped): each button's edges and verdicts live, keys light outputs
        studio-body demo [--port N]          run on the simulated board with a demo hub, for a first look
        studio-body camera-feed DEVICE       MJPEG on standard input into a v4l2loopback node (a Pi camera)
        studio-body --version
@@ -54,6 +55,9 @@ case "check":
 case "lamp-off":
     guard let path = option("--config", in: args) else { fail("lamp-off needs --config FILE\n\(usage)", code: 2) }
     exit(LampOff.run(load(path, token: false)))
+case "watch":
+    guard let path = option("--config", in: args) else { fail("watch needs --config FILE\n\(usage)", code: 2) }
+    exit(Watch.run(load(path, token: false)))
 case "camera-feed":
     guard args.count == 2 else { fail("camera-feed needs the v4l2loopback node, e.g. /dev/studio-camera\n\(usage)", code: 2) }
     exit(CameraFeed.run(device: args[1]))
