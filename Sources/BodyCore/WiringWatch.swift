@@ -213,7 +213,7 @@ extension WiringWatch {
         for o in outputs {
             lines.append("  \(o.key)  \(Self.padded(o.role.rawValue, 9)) \(Self.padded(o.line, 8)) \(lit[o.role] == true ? "lit" : "dark")")
         }
-        lines.append("buttons (each edge shows with its kernel time in seconds, then the body's verdict):")
+        lines.append("buttons (each edge with its kernel time in seconds; the verdict is the line read at the window's end, not an edge's direction):")
         for b in buttons {
             let c = contacts[b.role]
             let level = c?.isDown == true ? "down now (held at the start: it will not press until released)" : "up now"
