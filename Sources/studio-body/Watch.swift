@@ -95,6 +95,7 @@ final class WatchLoop {
             // A regular file (or /dev/null) cannot be waited on: its keys are all there now.
             keysOpen = false
             if let quit = readAllKeys() { return quit }
+            say("standard input ended: Ctrl-C or SIGTERM ends the watch")
         }
 
         while true {
