@@ -715,14 +715,26 @@ def screen():
     return tmux("capture-pane", "-p", "-J", "-t", "watch", "-S", "-5000").stdout
 
 
-def watch(chip, body, binary):
+def watch(chip, main_body, binary):
     """`studio-body watch` under tmux with the service stopped: keys light the
     outputs (gpio-sim's value file proves each), a press on the button's line
     shows as edges and the verdict press, a blip as noise; q leaves every line
     dark and released, and the service starts after it. With the service
     running, watch says to stop it and exits non-zero. From a pipe, keys are
     lines, and SIGHUP darkens and releases too."""
-    body.stop()
+    main_body.stop()
+    # A board file of its own: other scenarios rewrite the shared one (active_low).
+    workdir = tempfile.mkdtemp(prefix="studio-body-watch-")
+    body = Daemon(binary, workdir, BOARD.format(lamp_active="high", button=LOW_BUTTON))
+    try:
+        watch_with(chip, body, binary)
+    finally:
+        body.stop()
+        tmux("kill-server", check=False)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def watch_with(chip, body, binary):
     outputs, buttons = ["GPIO17", "GPIO27", "GPIO22"], ["GPIO23", "GPIO24", "GPIO25", "GPIO5"]
     for line in outputs:
         chip.pull(line, "pull-down")  # a released output reads its pull: dark
@@ -795,16 +807,20 @@ def watch(chip, body, binary):
 
     proc = subprocess.Popen([binary, "watch", "--config", body.conf], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
+    held = wait_for(lambda: not chip.is_free("GPIO17"), 10)
+    check(held and chip.value("GPIO17") == 0 and chip.value("GPIO27") == 0,
+          "watch from a pipe: the lines are held, the outputs requested dark")
     proc.stdin.write("lamp\n2\n")
     proc.stdin.flush()
     lit = wait_for(lambda: chip.value("GPIO17") == 1 and chip.value("GPIO27") == 1, 10)
-    check(lit, "watch from a pipe: the lines \"lamp\" and \"2\" light the lamp and the armed LED")
     proc.send_signal(signal.SIGHUP)
     try:
         text, _ = proc.communicate(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
         text, _ = proc.communicate()
+    check(lit and "key 1: lamp (GPIO17) lit" in text and "key 2: armed-led (GPIO27) lit" in text,
+          "watch from a pipe: the lines \"lamp\" and \"2\" light the lamp and the armed LED (GPIO17 and GPIO27 read 1)")
     free = [l for l in outputs + buttons if chip.is_free(l)]
     check(proc.returncode == 0 and "SIGHUP: every output dark, every line released" in text and len(free) == 7
           and chip.value("GPIO17") == 0 and chip.value("GPIO27") == 0,
