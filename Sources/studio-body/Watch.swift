@@ -42,7 +42,10 @@ enum Watch {
 /// The loop itself: one epoll set over the signals, the keys, one timer and
 /// each button's edge descriptor.
 final class WatchLoop {
-    private enum Registration: UInt64 { case signals = 1, keys, timer, lines }
+    /// Each registration's number in the epoll set; the lines' are `firstLine + i`.
+    private enum Registration {
+        static let signals: UInt64 = 0, keys: UInt64 = 1, timer: UInt64 = 2, firstLine: UInt64 = 16
+    }
 
     private let setup: AgentSetup
     private let board: GpioBoard
@@ -73,10 +76,10 @@ final class WatchLoop {
         do throws(Errno) {
             epoll = try Epoll()
             timer = try MonotonicTimer()
-            if let s = signals.descriptor { try epoll.add(s, registration: Registration.signals.rawValue) }
-            if let t = timer.descriptor { try epoll.add(t, registration: Registration.timer.rawValue) }
+            if let s = signals.descriptor { try epoll.add(s, registration: Registration.signals) }
+            if let t = timer.descriptor { try epoll.add(t, registration: Registration.timer) }
             for (i, fd) in board.edgeDescriptors.enumerated() {
-                try epoll.add(FileDescriptor(rawValue: fd), registration: Registration.lines.rawValue + UInt64(i))
+                try epoll.add(FileDescriptor(rawValue: fd), registration: Registration.firstLine + UInt64(i))
             }
         } catch {
             return end("watch: cannot wait on the lines: \(error.words)", code: 1)
@@ -88,52 +91,55 @@ final class WatchLoop {
         } else {
             say("standard input is not a terminal: one key a line (1, lamp, q)")
         }
-        var keysOpen = true
         do throws(Errno) {
-            try epoll.add(input, registration: Registration.keys.rawValue)
+            try epoll.add(input, registration: Registration.keys)
         } catch {
             // A regular file (or /dev/null) cannot be waited on: its keys are all there now.
             keysOpen = false
-            if let quit = readAllKeys() { return quit }
+            if let code = readAllKeys() { return code }
             say("standard input ended: Ctrl-C or SIGTERM ends the watch")
         }
-
         while true {
             do {
                 try timer.arm(at: watch.nextDeadline())
                 for event in try epoll.wait() {
-                    switch Registration(rawValue: event.registration) {
-                    case .signals:
-                        if let signal = try signals.take() {
-                            return end(WiringWatch.ended(by: SignalDescriptor.name(of: signal)), code: 0)
-                        }
-                    case .keys:
-                        guard keysOpen else { continue }
-                        switch try readKeys() {
-                        case .quit: return end(WiringWatch.ended(by: "q"), code: 0)
-                        case .closed:
-                            keysOpen = false
-                            try? epoll.remove(input)
-                            say("standard input ended: Ctrl-C or SIGTERM ends the watch")
-                        case .more: break
-                        }
-                    case .timer:
-                        _ = try timer.drain()
-                        if try carry(watch.tick(at: SystemClock.monotonic())) {
-                            return end(WiringWatch.ended(by: "q"), code: 0)
-                        }
-                    case .lines, nil:
-                        let i = Int(event.registration - Registration.lines.rawValue)
-                        guard i >= 0, i < board.edgeDescriptors.count else { continue }
-                        try feed(board.edgeDescriptors[i])
-                    }
+                    if let code = try turn(event.registration, epoll: epoll, timer: timer) { return code }
                 }
             } catch let error as BoardError {
                 return end("watch: \(error.words)", code: 1)
             } catch {
-                return end("watch: \(error)", code: 1)
+                return end("watch: the loop cannot go on: \(error)", code: 1)
             }
         }
+    }
+
+    private var keysOpen = true
+
+    /// One ready registration; the exit code when it ended the watch.
+    private func turn(_ registration: UInt64, epoll: Epoll, timer: MonotonicTimer) throws -> Int32? {
+        switch registration {
+        case Registration.signals:
+            guard let signal = try signals.take() else { return nil }
+            return end(WiringWatch.ended(by: SignalDescriptor.name(of: signal)), code: 0)
+        case Registration.keys:
+            guard keysOpen else { return nil }
+            switch try readKeys() {
+            case .quit: return end(WiringWatch.ended(by: "q"), code: 0)
+            case .closed:
+                keysOpen = false
+                try? epoll.remove(input)
+                say("standard input ended: Ctrl-C or SIGTERM ends the watch")
+            case .more: break
+            }
+        case Registration.timer:
+            _ = try timer.drain()
+            _ = try carry(watch.tick(at: SystemClock.monotonic()))
+        default:
+            let i = Int(registration) - Int(Registration.firstLine)
+            guard board.edgeDescriptors.indices.contains(i) else { return nil }
+            try feed(board.edgeDescriptors[i])
+        }
+        return nil
     }
 
     /// Every output dark, every line let go, the terminal as it was; the last line.
@@ -171,7 +177,7 @@ final class WatchLoop {
         } catch let error as BoardError {
             return end("watch: \(error.words)", code: 1)
         } catch {
-            return end("watch: \(error)", code: 1)
+            return end("watch: the keys cannot be read: \(error)", code: 1)
         }
         return nil
     }
