@@ -824,7 +824,21 @@ def watch_with(chip, body, binary):
     free = [l for l in outputs + buttons if chip.is_free(l)]
     check(proc.returncode == 0 and "SIGHUP: every output dark, every line released" in text and len(free) == 7
           and chip.value("GPIO17") == 0 and chip.value("GPIO27") == 0,
-          f"watch from a pipe: SIGHUP exits {proc.returncode}, every line free ({len(free)}) and dark "
+          f"watch from a pipe: SIGHUP exits {proc.returncode}, every line free ({len(free)}) and dark")
+
+    # Ctrl-C at the terminal: key mode keeps the terminal's signals, so it ends like q.
+    tmux("kill-server", check=False)
+    tmux("new-session", "-d", "-s", "watch", "-x", "200", "-y", "50",
+         f"{binary} watch --config {body.conf}; echo watch-exit=$?; sleep 120")
+    wait_for(lambda: "keys: 1 lamp" in screen(), 15)
+    tmux("send-keys", "-t", "watch", "1")
+    lit = wait_for(lambda: chip.value("GPIO17") == 1, 3)
+    tmux("send-keys", "-t", "watch", "C-c")
+    ended = wait_for(lambda: "watch-exit=0" in screen(), 5)
+    free = [l for l in outputs + buttons if chip.is_free(l)]
+    check(lit and ended and "SIGINT: every output dark, every line released" in screen() and len(free) == 7
+          and chip.value("GPIO17") == 0,
+          f"watch: Ctrl-C with the lamp lit exits 0, every line free ({len(free)}) and dark "
           f"(the scenario took {time.monotonic() - started:.1f} s)")
 
 
