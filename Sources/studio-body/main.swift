@@ -12,6 +12,7 @@ usage: studio-body --config FILE            run the body
        studio-body lamp-off --config FILE   drive every output dark and exit (ExecStopPost)
        studio-body tls --config FILE [--renew]
                                             say the body's certificate and pin; --renew makes a new key and certificate
+       studio-body watch --config FILE      for wiring (service stopped): each button's edges and verdicts live, keys light outputs
        studio-body demo [--port N]          run on the simulated board with a demo hub, for a first look
        studio-body camera-feed DEVICE       MJPEG on standard input into a v4l2loopback node (a Pi camera)
        studio-body --version
@@ -60,6 +61,9 @@ case "lamp-off":
 case "tls":
     guard let path = option("--config", in: args) else { fail("tls needs --config FILE\n\(usage)", code: 2) }
     exit(TLSCommand.run(load(path, token: false).config, renew: args.contains("--renew")))
+case "watch":
+    guard let path = option("--config", in: args) else { fail("watch needs --config FILE\n\(usage)", code: 2) }
+    exit(Watch.run(load(path, token: false)))
 case "camera-feed":
     guard args.count == 2 else { fail("camera-feed needs the v4l2loopback node, e.g. /dev/studio-camera\n\(usage)", code: 2) }
     exit(CameraFeed.run(device: args[1]))

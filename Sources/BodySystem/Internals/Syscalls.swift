@@ -403,3 +403,36 @@ internal func system_socket_address(_ text: String, _ port: UInt16) -> (bytes: [
 internal func system_memchr(_ start: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeMutableRawPointer? {
     Glibc.memchr(start, Int32(byte), count)
 }
+
+// A terminal's key mode (TerminalKeys)
+
+internal typealias system_termios = termios
+
+internal func system_isatty(_ fd: Int32) -> Int32 {
+    Glibc.isatty(fd)
+}
+
+internal func system_tcgetattr(_ fd: Int32, _ settings: inout termios) -> Int32 {
+    Glibc.tcgetattr(fd, &settings)
+}
+
+/// tcsetattr(2) once the output written so far has gone out (TCSADRAIN).
+internal func system_tcsetattr_drain(_ fd: Int32, _ settings: inout termios) -> Int32 {
+    Glibc.tcsetattr(fd, TCSADRAIN, &settings)
+}
+
+/// Keys one at a time without echo (ICANON and ECHO off, a read returns at
+/// the first byte); signals from the keyboard (ISIG) and output processing
+/// (OPOST: "\n" as "\r\n") stay as they were.
+internal func system_termios_keys(_ settings: inout termios) {
+    settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ECHONL)
+    withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+        cc[Int(VMIN)] = 1
+        cc[Int(VTIME)] = 0
+    }
+}
+
+/// Whether the settings read keys one at a time without echo.
+internal func system_termios_reads_keys(_ settings: termios) -> Bool {
+    settings.c_lflag & tcflag_t(ICANON | ECHO) == 0
+}
