@@ -1,6 +1,7 @@
 import BodyCore
 import BodyConfig
 import BodyHardware
+import BodySystem
 
 /// The board side of the agent: lines by name, raw edges into the rules
 /// (`Body.edge`: the contact filter is theirs), and a chip that goes away as a
@@ -26,14 +27,14 @@ extension Agent {
         }
         for fd in board.edgeDescriptors {
             do {
-                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in self.edgesReadable(fd) })
+                edgeWatches.append(try loop.watch(fd: fd.rawValue) { [unowned self] in self.edgesReadable(fd) })
             } catch {
                 throw BoardError(.other, "gpio: cannot watch the edge events: \(error)")
             }
         }
     }
 
-    func edgesReadable(_ fd: Int32) {
+    func edgesReadable(_ fd: FileDescriptor) {
         guard let board else { return }
         // One moment for the edges read and the settling after them (each edge
         // carries the kernel's own timestamp).
@@ -47,7 +48,7 @@ extension Agent {
     }
 
     /// Every edge waiting on `fd` into the rules, in order.
-    func feedEdges(from fd: Int32, of board: any Board, at now: Moment? = nil) throws(BoardError) {
+    func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment? = nil) throws(BoardError) {
         for edge in try board.readEdges(from: fd) {
             perform(body.edge(edge, at: now ?? Agent.moment(), ids: { Ids.fresh() }))
         }
