@@ -212,6 +212,10 @@ struct GpioSeamTests {
         chips.edge("GPIO22", active: true, at: 5)
         _ = try board.readEdges(from: onair)
         #expect(board.lostEdges == 7, "no gap, nothing more")
+        chips.drop("GPIO22", count: 1)
+        chips.edge("GPIO22", active: false, at: 6)
+        _ = try board.readEdges(from: onair)
+        #expect(board.lostEdges == 8, "one edge lost is a gap too")
     }
 
     @Test("without sequence numbers (libgpiod 1.x) nothing is counted as lost")
