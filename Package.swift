@@ -74,6 +74,8 @@ let package = Package(
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
+        // The GPIO board over a fake chip behind GpioCalls: a busy line, a chip that goes, a read that fails, anywhere.
+        .testTarget(name: "GpioTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),
         // The gpsd session's line handling over a loopback socket. The /where scenarios
         // against a real gpsd run through the daemon: Tests/gps/where_http.py.
         .testTarget(name: "WhereTests", dependencies: ["BodyHardware", "BodyCore", "BodyTestSupport"]),

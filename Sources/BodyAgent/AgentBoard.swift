@@ -28,8 +28,7 @@ extension Agent {
         }
         for fd in board.edgeDescriptors {
             do {
-                // The GPIO adapter hands out raw numbers until its seam lands.
-                edgeWatches.append(try loop.watch(fd: FileDescriptor(rawValue: fd)) { [unowned self] in
+                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in
                     self.turn("button edges") { [unowned self] now in self.edgesReadable(fd, at: now) }
                 })
             } catch {
@@ -39,7 +38,7 @@ extension Agent {
     }
 
     /// Every edge waiting on `fd` into the rules (each carries the kernel's own timestamp).
-    func edgesReadable(_ fd: Int32, at now: Moment) -> [BodyAction] {
+    func edgesReadable(_ fd: FileDescriptor, at now: Moment) -> [BodyAction] {
         guard let board else { return [] }
         do {
             return try feedEdges(from: fd, of: board, at: now)
@@ -50,7 +49,7 @@ extension Agent {
     }
 
     /// Every edge waiting on `fd` into the rules, in order; their actions.
-    func feedEdges(from fd: Int32, of board: any Board, at now: Moment) throws(BoardError) -> [BodyAction] {
+    func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment) throws(BoardError) -> [BodyAction] {
         var actions: [BodyAction] = []
         for edge in try board.readEdges(from: fd) {
             actions += body.edge(edge, at: now, ids: { Ids.fresh() })

@@ -1,4 +1,5 @@
 public import BodyCore
+public import BodySystem
 
 /// Where a line name was found.
 public struct FoundLine: Sendable, Equatable, CustomStringConvertible {
@@ -54,10 +55,10 @@ public protocol Board: AnyObject {
     /// Drives an output; `lit` is the active level (active-low honoured).
     func drive(_ role: OutputRole, lit: Bool) throws(BoardError)
     /// Descriptors to watch for readability; `readEdges` drains one.
-    var edgeDescriptors: [Int32] { get }
+    var edgeDescriptors: [FileDescriptor] { get }
     /// Edges waiting on `fd`; never blocks. `pressed` honours active-low;
     /// `at` is the kernel's timestamp in CLOCK_MONOTONIC seconds.
-    func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge]
+    func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge]
     /// The button's level now (active-low honoured).
     func isPressed(_ button: ButtonRole) throws(BoardError) -> Bool
     /// Edges the kernel dropped (gaps in sequence numbers) since the board

@@ -1,5 +1,5 @@
 public import BodyCore
-import BodySystem
+public import BodySystem
 
 /// The real board: lines found by name on the GPIO character devices and
 /// requested through libgpiod (1.x or 2.x, whichever the build found).
@@ -28,7 +28,7 @@ public final class GpioBoard: Board {
 
     private var outputLines: [OutputRole: Line]
     private var buttonLines: [ButtonRole: Line]
-    private var buttonByFD: [Int32: ButtonRole]
+    private var buttonByFD: [FileDescriptor: ButtonRole]
     private var lastSeqno: [ButtonRole: UInt] = [:]
     private let chipWatch: GpioChipWatch?
     private var released = false
@@ -36,8 +36,14 @@ public final class GpioBoard: Board {
     /// Finds every line by name and requests it. Buttons get no kernel
     /// debounce: on libgpiod 2.x it would stamp every edge once the line had
     /// been stable for the period, a press that late (docs/decisions.md).
-    public init(outputs: [OutputRole: LineWiring], buttons: [ButtonRole: LineWiring],
-                consumer: String = "studio-body", devDirectory: String = "/dev") throws(BoardError) {
+    public convenience init(outputs: [OutputRole: LineWiring], buttons: [ButtonRole: LineWiring],
+                            consumer: String = "studio-body", devDirectory: String = "/dev") throws(BoardError) {
+        try self.init(outputs: outputs, buttons: buttons, consumer: consumer, devDirectory: devDirectory, calls: .live)
+    }
+
+    /// The same over other calls: a test's fake chip.
+    init(outputs: [OutputRole: LineWiring], buttons: [ButtonRole: LineWiring],
+         consumer: String = "studio-body", devDirectory: String = "/dev", calls: GpioCalls) throws(BoardError) {
         let outputRoles = OutputRole.allCases.filter { outputs[$0] != nil }
         let buttonRoles = ButtonRole.allCases.filter { buttons[$0] != nil }
         var uses: [String: String] = [:]
@@ -46,36 +52,38 @@ public final class GpioBoard: Board {
 
         // Before the lines, so a chip that goes between finding and watching is still heard.
         // Without inotify (limits reached) the loss shows at the next drive instead.
-        let chipWatch = try? GpioChipWatch(directory: devDirectory)
-        let places = try GpioFinder(directory: devDirectory).find(Array(uses.keys).sorted())
+        let chipWatch = try? GpioChipWatch(directory: devDirectory, calls: calls)
+        let places = try GpioFinder(directory: devDirectory, calls: calls).find(Array(uses.keys).sorted())
 
         var outputLines: [OutputRole: Line] = [:]
         var buttonLines: [ButtonRole: Line] = [:]
-        // Whatever was requested before a failure is released on the way out.
-        func releaseAll() {
-            for line in outputLines.values { line.request.release() }
-            for line in buttonLines.values { line.request.release() }
+        // Whatever was requested before a failure is released on the way out, last first.
+        var taken: [GpioRequest] = []
+        func releaseTaken() {
+            for request in taken.reversed() { request.release() }
         }
         for role in outputRoles {
             guard let wiring = outputs[role], let place = places[wiring.name] else { continue }
             do throws(Errno) {
                 let request = try GpioRequest.output(chipPath: place.path, offset: place.line.offset, consumer: consumer,
-                                                     activeLow: wiring.activeLow, lit: false)
+                                                     activeLow: wiring.activeLow, lit: false, calls: calls)
                 outputLines[role] = Line(request: request, found: place.line, what: role.rawValue)
+                taken.append(request)
             } catch {
-                releaseAll()
-                throw BoardError(.init(error), "gpio: cannot request line \(Self.quote(place.line)) for \(role.rawValue): \(error.words)")
+                releaseTaken()
+                throw Self.requestFailure(error, place.line, role.rawValue)
             }
         }
         for role in buttonRoles {
             guard let wiring = buttons[role], let place = places[wiring.name] else { continue }
             do throws(Errno) {
                 let request = try GpioRequest.input(chipPath: place.path, offset: place.line.offset, consumer: consumer,
-                                                    activeLow: wiring.activeLow, bias: wiring.bias)
+                                                    activeLow: wiring.activeLow, bias: wiring.bias, calls: calls)
                 buttonLines[role] = Line(request: request, found: place.line, what: "button \(role.rawValue)")
+                taken.append(request)
             } catch {
-                releaseAll()
-                throw BoardError(.init(error), "gpio: cannot request line \(Self.quote(place.line)) for button \(role.rawValue): \(error.words)")
+                releaseTaken()
+                throw Self.requestFailure(error, place.line, "button \(role.rawValue)")
             }
         }
 
@@ -84,7 +92,7 @@ public final class GpioBoard: Board {
         self.outputLines = outputLines
         self.buttonLines = buttonLines
         self.chipWatch = chipWatch
-        self.buttonByFD = Dictionary(uniqueKeysWithValues: buttonLines.map { ($0.value.request.fd, $0.key) })
+        self.buttonByFD = Dictionary(uniqueKeysWithValues: buttonLines.compactMap { role, line in line.request.descriptor.map { ($0, role) } })
         self.found = outputRoles.compactMap { r in outputLines[r].map { (r.rawValue, $0.found) } }
             + buttonRoles.compactMap { r in buttonLines[r].map { ("button \(r.rawValue)", $0.found) } }
     }
@@ -92,14 +100,14 @@ public final class GpioBoard: Board {
     deinit { release() }
 
     /// Each button's edge descriptor, then the chip watch's.
-    public var edgeDescriptors: [Int32] {
-        (buttons.compactMap { buttonLines[$0]?.request.fd } + [chipWatchDescriptor]).filter { $0 >= 0 }
+    public var edgeDescriptors: [FileDescriptor] {
+        buttons.compactMap { buttonLines[$0]?.request.descriptor } + (chipWatchDescriptor.map { [$0] } ?? [])
     }
 
     /// The descriptor that turns readable when a GPIO chip node is deleted
-    /// (-1 without one); `readEdges` on it throws `.chipGone` if one of this
+    /// (nil without one); `readEdges` on it throws `.chipGone` if one of this
     /// board's lines went with it.
-    public var chipWatchDescriptor: Int32 { chipWatch?.fd ?? -1 }
+    public var chipWatchDescriptor: FileDescriptor? { chipWatch?.descriptor }
 
     public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
         guard let line = outputLines[role] else {
@@ -112,8 +120,8 @@ public final class GpioBoard: Board {
         }
     }
 
-    public func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
-        if let chipWatch, fd == chipWatch.fd, fd >= 0 {
+    public func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge] {
+        if let chipWatch, fd == chipWatch.descriptor {
             try checkChips(chipWatch)
             return []
         }
@@ -169,11 +177,11 @@ public final class GpioBoard: Board {
     public func release() {
         if released { return }
         released = true
-        for line in outputLines.values {
+        for line in outputs.compactMap({ outputLines[$0] }) {
             try? line.request.set(false)
             line.request.release()
         }
-        for line in buttonLines.values { line.request.release() }
+        for line in buttons.compactMap({ buttonLines[$0] }) { line.request.release() }
         chipWatch?.close()
         buttonByFD = [:]
     }
@@ -186,6 +194,16 @@ public final class GpioBoard: Board {
     }
 
     private static func quote(_ line: FoundLine) -> String { "\"\(line.name)\" on \(line.chip)" }
+
+    /// A request refused. A busy line says what to do about it: on a headless
+    /// board the journal is the only screen.
+    private static func requestFailure(_ error: Errno, _ line: FoundLine, _ what: String) -> BoardError {
+        let kind = BoardError.Kind(error)
+        let cause = kind == .busy
+            ? "\(error.words); another program holds the line (gpioinfo shows which): stop that program, or wire \(what) to a free line"
+            : error.words
+        return BoardError(kind, "gpio: cannot request line \(quote(line)) for \(what): \(cause)")
+    }
 
     private static func failure(_ error: Errno, _ action: String, _ line: Line) -> BoardError {
         let kind = BoardError.Kind(error)

@@ -4,10 +4,11 @@ import BodySystem
 /// Raspberry Pi 5's chip number changed between kernels.
 struct GpioFinder {
     var directory = "/dev"
+    var calls = GpioCalls.live
 
     /// `/dev/gpiochip*` in number order, each chip once (GpioChipNodes).
     func chipNodes() -> [DeviceNode] {
-        GpioChipNodes.unique(GpioChipNodes.scan(directory))
+        calls.chipNodes(directory)
     }
 
     /// Where each name is, with the chip's path. One error for the first
@@ -22,7 +23,7 @@ struct GpioFinder {
                 continue
             }
             do throws(Errno) {
-                let chip = try GpioChip(path: path)
+                let chip = try GpioChip(path: path, calls: calls)
                 // The kernel's name, and the path when it says another (a link, or a renumbering).
                 let at = chip.name == short ? "" : " at \(path)"
                 chips.append((path, chip, "\(chip.name) (\(chip.label), \(chip.lineCount) lines\(at))"))

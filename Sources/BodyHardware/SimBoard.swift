@@ -1,5 +1,5 @@
 public import BodyCore
-import BodySystem
+public import BodySystem
 
 /// The simulated board (`board.file = sim`): every role present, outputs
 /// kept as levels a page or a test can read, and presses delivered on the
@@ -38,7 +38,7 @@ public final class SimBoard: Board {
             }
     }
 
-    public var edgeDescriptors: [Int32] { timer?.descriptor.map { [$0.rawValue] } ?? [] }
+    public var edgeDescriptors: [FileDescriptor] { timer?.descriptor.map { [$0] } ?? [] }
 
     public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
         guard timer != nil else { throw BoardError(.chipGone, "sim board: cannot drive \(role.rawValue): the board was released") }
@@ -64,8 +64,8 @@ public final class SimBoard: Board {
     }
 
     /// The edges whose time has come, in order; the timer is armed for the next.
-    public func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
-        guard let timer, fd == timer.descriptor?.rawValue else { return [] }
+    public func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge] {
+        guard let timer, fd == timer.descriptor else { return [] }
         do throws(Errno) { _ = try timer.drain() } catch {
             throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
         }

@@ -79,7 +79,7 @@ final class WatchLoop {
             if let s = signals.descriptor { try epoll.add(s, registration: Registration.signals) }
             if let t = timer.descriptor { try epoll.add(t, registration: Registration.timer) }
             for (i, fd) in board.edgeDescriptors.enumerated() {
-                try epoll.add(FileDescriptor(rawValue: fd), registration: Registration.firstLine + UInt64(i))
+                try epoll.add(fd, registration: Registration.firstLine + UInt64(i))
             }
         } catch {
             return end("watch: cannot wait on the lines: \(error.words)", code: 1)
@@ -198,7 +198,7 @@ final class WatchLoop {
     }
 
     /// The edges waiting on `fd`, in order, and the kernel's count of lost ones.
-    private func feed(_ fd: Int32) throws(BoardError) {
+    private func feed(_ fd: FileDescriptor) throws(BoardError) {
         for edge in try board.readEdges(from: fd) { _ = try carry(watch.edge(edge)) }
         _ = try carry(watch.lost(total: board.lostEdges))
     }

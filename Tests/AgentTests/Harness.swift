@@ -29,8 +29,8 @@ final class FakeBoard: Board {
     }
 
     func drive(_ role: OutputRole, lit: Bool) throws(BoardError) { self.lit[role] = lit }
-    var edgeDescriptors: [Int32] { [ready.descriptor!.rawValue] }
-    func readEdges(from fd: Int32) throws(BoardError) -> [ButtonEdge] {
+    var edgeDescriptors: [FileDescriptor] { [ready.descriptor!] }
+    func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge] {
         _ = try? ready.drain()
         defer { waiting.removeAll() }
         return waiting

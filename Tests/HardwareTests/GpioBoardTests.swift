@@ -1,11 +1,12 @@
 import BodyCore
 import BodyHardware
+import BodySystem
 import Glibc
 import Testing
 import BodyTestSupport
 
 /// Reads edges from `fd` until `count` came or `ms` passed without one.
-func collectEdges(_ board: GpioBoard, _ fd: Int32, count: Int, ms: Int32 = 2000) throws -> [ButtonEdge] {
+func collectEdges(_ board: GpioBoard, _ fd: FileDescriptor, count: Int, ms: Int32 = 2000) throws -> [ButtonEdge] {
     var edges: [ButtonEdge] = []
     while edges.count < count, waitReadable(fd, ms: ms) != 0 {
         edges += try board.readEdges(from: fd)
@@ -100,7 +101,8 @@ struct GpioBoardTests {
             try GpioBoard(outputs: [.lamp: LineWiring(name: "SBT_A0")], buttons: [:])
         }
         #expect(error?.kind == .busy)
-        #expect(error?.words == "gpio: cannot request line \"SBT_A0\" on \(chip.chipName) for lamp: Device or resource busy")
+        #expect(error?.words == "gpio: cannot request line \"SBT_A0\" on \(chip.chipName) for lamp: Device or resource busy; "
+            + "another program holds the line (gpioinfo shows which): stop that program, or wire lamp to a free line")
     }
 
     @Test("outputs start dark and drive the wire, active-high and active-low", arguments: [false, true])
@@ -182,13 +184,13 @@ struct GpioBoardTests {
         let fd = try #require(board.edgeDescriptors.first)
         try board.drive(.lamp, lit: true)
         try other.remove()
-        #expect(waitReadable(board.chipWatchDescriptor, ms: 2000) != 0)
-        #expect(try board.readEdges(from: board.chipWatchDescriptor) == [])
+        let watch = try #require(board.chipWatchDescriptor)
+        #expect(waitReadable(watch, ms: 2000) != 0)
+        #expect(try board.readEdges(from: watch) == [])
         try chip.setLive(false)
 
         // Kernels before 6.x do not wake an epoll on the edge fd; the chip
         // watch (inotify on /dev) must turn readable by itself.
-        let watch = board.chipWatchDescriptor
         #expect(board.edgeDescriptors.contains(watch))
         #expect(waitReadable(watch, ms: 2000) & Int16(POLLIN) != 0, "the chip watch turned readable")
         let watchError = #expect(throws: BoardError.self) { try board.readEdges(from: watch) }

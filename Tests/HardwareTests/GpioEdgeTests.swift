@@ -1,5 +1,6 @@
 import BodyCore
 import BodyHardware
+import BodySystem
 import Glibc
 import Testing
 import BodyTestSupport
@@ -21,7 +22,7 @@ extension GpioBoardTests {
 
     /// One bounce: five pulls through one descriptor, ending pressed, read
     /// back as edges and fed through a fresh `Contact`.
-    private func bounceOnce(_ chip: GpioSimChip, _ board: GpioBoard, _ fd: Int32) throws
+    private func bounceOnce(_ chip: GpioSimChip, _ board: GpioBoard, _ fd: FileDescriptor) throws
         -> (span: Double, edges: Int, presses: [Double], down: Bool) {
         try chip.setPull("SBT_BTN", "pull-down")
         while waitReadable(fd, ms: 50) != 0 { _ = try board.readEdges(from: fd) }

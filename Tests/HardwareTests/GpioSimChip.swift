@@ -121,8 +121,8 @@ final class GpioSimChip {
 /// Seconds on CLOCK_MONOTONIC, the kernel timestamps' scale.
 
 /// poll(2) events on `fd` within `ms` (0 when none came).
-func waitReadable(_ fd: Int32, ms: Int32 = 2000) -> Int16 {
-    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+func waitReadable(_ fd: FileDescriptor, ms: Int32 = 2000) -> Int16 {
+    var p = pollfd(fd: fd.rawValue, events: Int16(POLLIN), revents: 0)
     let n = poll(&p, 1, ms)
     return n > 0 ? p.revents : 0
 }
