@@ -34,7 +34,10 @@ public final class Epoll {
         descriptor = FileDescriptor(rawValue: try valueOrErrno { system_epoll_create1() }.get())
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        buffer?.deallocate()
+    }
 
     public func add(_ fd: FileDescriptor, _ events: Events = .readable, registration: UInt64) throws(Errno) {
         try control(.add, fd, events, registration)
@@ -53,16 +56,32 @@ public final class Epoll {
         try nothingOrErrno { system_epoll_ctl(epfd, op, fd.rawValue, events.rawValue, registration) }.get()
     }
 
+    /// The kernel's events land here, and the list `wait` returns is made
+    /// here: both reused from wait to wait, so a wait allocates nothing once
+    /// they have grown (issue 21: three arrays a wait, two or three waits a request).
+    private var buffer: UnsafeMutablePointer<system_epoll_event>?
+    private var capacity = 0
+    private var ready: [Event] = []
+
     /// Waits until something is ready, at most `timeout` milliseconds (-1: no
-    /// limit); a signal that interrupts the wait waits again.
+    /// limit); a signal that interrupts the wait waits again. The list is the
+    /// set's own: let it go before the next wait, or that wait copies it.
     public func wait(maxEvents: Int = 32, timeout: Int32 = -1) throws(Errno) -> [Event] {
         guard let epfd = descriptor?.rawValue else { throw Errno.badFileDescriptor }
-        var ready: [(events: UInt32, data: UInt64)] = []
-        _ = try valueOrErrno { () -> Int32 in
-            ready.removeAll(keepingCapacity: true)
-            return system_epoll_wait(epfd, maxEvents, timeout, &ready)
-        }.get()
-        return ready.map { Event(events: Events(rawValue: $0.events), registration: $0.data) }
+        let max = Swift.max(1, maxEvents)
+        if capacity < max {
+            buffer?.deallocate()
+            buffer = .allocate(capacity: max)
+            capacity = max
+        }
+        let events = buffer!
+        let n = try valueOrErrno { system_epoll_wait(epfd, events, Int32(max), timeout) }.get()
+        ready.removeAll(keepingCapacity: true)
+        for i in 0..<Int(n) {
+            let (mask, data) = system_epoll_event_fields(events[i])
+            ready.append(Event(events: Events(rawValue: mask), registration: data))
+        }
+        return ready
     }
 
     public func close() {

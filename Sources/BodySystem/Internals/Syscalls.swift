@@ -115,13 +115,16 @@ internal func system_epoll_ctl(_ epfd: Int32, _ op: system_EpollOperation, _ fd:
 }
 
 /// Fills `out` with (events, data) pairs; returns what `epoll_wait` returned.
-internal func system_epoll_wait(_ epfd: Int32, _ max: Int, _ timeout: Int32, _ out: inout [(events: UInt32, data: UInt64)]) -> Int32 {
-    var buffer = [epoll_event](repeating: epoll_event(), count: max)
-    let n = epoll_wait(epfd, &buffer, Int32(max), timeout)
-    if n > 0 {
-        for i in 0..<Int(n) { out.append((buffer[i].events, buffer[i].data.u64)) }
-    }
-    return n
+internal typealias system_epoll_event = epoll_event
+
+/// epoll_wait(2) into the caller's buffer of `max` events.
+internal func system_epoll_wait(_ epfd: Int32, _ buffer: UnsafeMutablePointer<epoll_event>, _ max: Int32, _ timeout: Int32) -> Int32 {
+    epoll_wait(epfd, buffer, max, timeout)
+}
+
+/// An event's mask and its registration number (`data.u64`).
+internal func system_epoll_event_fields(_ event: epoll_event) -> (events: UInt32, data: UInt64) {
+    (event.events, event.data.u64)
 }
 
 // eventfd, timerfd, signalfd
