@@ -105,3 +105,11 @@ CURLcode body_curl_set_writer(CURL *easy, body_curl_write_fn writer, void *conte
 CURLcode body_curl_response_code(CURL *easy, long *status) {
     return curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, status);
 }
+
+CURLcode body_curl_content_type(CURL *easy, char **type) {
+    return curl.easy_getinfo(easy, CURLINFO_CONTENT_TYPE, type);
+}
+
+CURLcode body_curl_new_connections(CURL *easy, long *count) {
+    return curl.easy_getinfo(easy, CURLINFO_NUM_CONNECTS, count);
+}

@@ -6,11 +6,14 @@ import BodyTestSupport
 /// The body's page (issue 20) against the real binary: signing in with the
 /// token in a form (never a URL), the session cookie, a wrong token refused in
 /// words, signing out, and `/events` carrying a push's change without a reload.
+/// Over plain HTTP (`tls: false`): these tests write raw bytes on the socket
+/// (Raw: no redirect followed, no cookie kept, an event stream read as it
+/// comes), which the pinned HTTPS client cannot; HTTPSTests covers the transport.
 @Suite("the page: sign-in and live events")
 struct PageTests {
     @Test("a stranger at / gets the sign-in form, which posts the token in its body")
     func signInForm() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let a = try await Raw.exchange(port: body.port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(a.status == 200)
         #expect(a.text.contains(#"<form id="signin" method="post" action="/signin""#))
@@ -21,7 +24,7 @@ struct PageTests {
 
     @Test("the right token gives a session cookie (HttpOnly, SameSite=Strict, Path=/, 12 h); the page and /events follow it")
     func signIn() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let a = try await Raw.signIn(port: body.port, token: body.token)
         #expect(a.status == 303)
         #expect(a.header("location") == "/")
@@ -45,7 +48,7 @@ struct PageTests {
 
     @Test("a wrong token is refused in words, 401, and a flood of them is at most one log line a minute")
     func wrongToken() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         for i in 0..<30 {
             let a = try await Raw.signIn(port: body.port, token: "wrong-token-\(i)-0123456789")
             #expect(a.status == 401)
@@ -64,7 +67,7 @@ struct PageTests {
 
     @Test("signing out ends the session: the cookie is cleared and no longer opens the page or /events")
     func signOut() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let session = try await Raw.session(port: body.port, token: body.token)
         let out = try await Raw.exchange(port: body.port, "POST /signout HTTP/1.1\r\nHost: x\r\nCookie: \(session)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
         #expect(out.status == 303)
@@ -77,7 +80,7 @@ struct PageTests {
 
     @Test("/sim is kept as a redirect to the page")
     func simRedirect() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let a = try await Raw.exchange(port: body.port, "GET /sim HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         #expect(a.status == 303)
         #expect(a.header("location") == "/")
@@ -85,7 +88,7 @@ struct PageTests {
 
     @Test("/events gives the facts at once, then a push's change on the same stream, without a reload")
     func eventsCarryAChange() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let session = try await Raw.session(port: body.port, token: body.token)
         let stream = try Raw(port: body.port)
         defer { stream.close() }
@@ -105,7 +108,7 @@ struct PageTests {
 
     @Test("two watchers get the same event for one change: encoded once, not once per client")
     func oneEncodePerChange() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let session = try await Raw.session(port: body.port, token: body.token)
         let streams = try (0..<2).map { _ in try Raw(port: body.port) }
         defer { streams.forEach { $0.close() } }
@@ -125,7 +128,7 @@ struct PageTests {
 
     @Test("/events with the bearer token works as well (a machine watching)")
     func eventsWithToken() async throws {
-        let body = try await BodyProcess.start()
+        let body = try await BodyProcess.start(tls: false)
         let stream = try Raw(port: body.port)
         defer { stream.close() }
         stream.send("GET /events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(body.token)\r\n\r\n")
