@@ -34,6 +34,9 @@ enum Curl {
         var trust: String? = nil
         /// Any status is an answer, not only 2xx (a client testing a server wants its 401s).
         var anyStatus = false
+        /// Only connect (and shake hands, trusting as above), for bytes sent and read
+        /// through the handle after (CURLOPT_CONNECT_ONLY); the answer is status 0.
+        var connectOnly = false
     }
 
     /// An easy handle kept for many requests, one at a time: libcurl keeps its
@@ -47,6 +50,22 @@ enum Curl {
             self.easy = easy
         }
         deinit { body_curl_easy_cleanup(easy) }
+
+        /// After a `connectOnly` request: bytes sent (0 when it would wait), or nil when the connection failed.
+        func send(_ bytes: [UInt8]) -> Int? {
+            var sent = 0
+            let code = bytes.withUnsafeBytes { body_curl_easy_send(easy, $0.baseAddress, $0.count, &sent) }
+            return code == CURLE_OK ? sent : code == CURLE_AGAIN ? 0 : nil
+        }
+
+        /// After a `connectOnly` request: the bytes read, [] when none are there yet, nil when the peer closed or it failed.
+        func receive(max: Int) -> [UInt8]? {
+            var buffer = [UInt8](repeating: 0, count: max), got = 0
+            let code = buffer.withUnsafeMutableBytes { body_curl_easy_recv(easy, $0.baseAddress, $0.count, &got) }
+            if code == CURLE_AGAIN { return [] }
+            guard code == CURLE_OK, got > 0 else { return nil }
+            return Array(buffer[..<got])
+        }
     }
 
     /// Performs the request, blocking the calling thread for at most `timeout` seconds,
@@ -120,6 +139,7 @@ enum Curl {
         } else {
             set(body_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, request.method))
         }
+        if request.connectOnly { set(body_curl_set_long(easy, CURLOPT_CONNECT_ONLY, 1)) }
         if code != CURLE_OK { return failure(.failed("libcurl refused an option: \(words(code))")) }
 
         code = withExtendedLifetime(sink) { body_curl_easy_perform(easy) }
@@ -144,6 +164,7 @@ enum Curl {
         default:
             return failure(.failed(words(code)))
         }
+        if request.connectOnly { return .success(HubResponse(status: 0, body: [])) }
         var status = 0
         if body_curl_response_code(easy, &status) != CURLE_OK || status == 0 {
             return failure(.failed("the answer had no status"))

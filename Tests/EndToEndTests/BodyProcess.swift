@@ -14,9 +14,10 @@ import BodyHub
 /// CURLOPT_PINNEDPUBLICKEY), connections kept alive between requests so a
 /// request pays no handshake (a curl process a request starved the sim board's
 /// real-time presses on the shared host). URLSession on Linux can be given
-/// neither the certificate nor the pin. `tls: false` states `tls = no` and asks
-/// over plain HTTP with URLSession: only for a test about plain HTTP, or one
-/// that writes raw bytes to the socket (PageTests' Raw), and that test says so.
+/// neither the certificate nor the pin. A test that writes the bytes itself
+/// (PageTests' Raw) uses BodyHub's HubStream, trusted the same way. `tls: false`
+/// states `tls = no` and asks over plain HTTP with URLSession: only for a test
+/// about plain HTTP, and that test says so.
 final class BodyProcess: @unchecked Sendable {
     private let run: BodyRun
     var token: String { run.token }

@@ -141,6 +141,10 @@ struct HTTPSTests {
         #expect("\(error)".contains("refused: its certificate's public key is not the pinned sha256:AAAA"), "\(error)")
         let onair = try await body.onair()
         #expect(onair.string("value") == "unknown", "the push went through a wrong pin: \(onair)")
+        // The page tests' byte stream is refused the same way, before a byte is sent.
+        let stream = HubStream.open("https://localhost:\(body.port)", part: "page test", pin: wrong, trust: body.certificate, timeout: 10)
+        guard case .failure(let streamError) = stream else { Issue.record("a wrong pin opened a stream"); return }
+        #expect("\(streamError)".contains("refused: its certificate's public key is not the pinned sha256:AAAA"), "\(streamError)")
         // The same client with the right pin gets through: the refusal was the pin's.
         let right = HubConnection(part: "end-to-end test", pin: try #require(body.curlPin), trust: body.certificate)
         let hello = try right.send("GET", "https://localhost:\(body.port)/hello",
