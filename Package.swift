@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
         .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHubTests", dependencies: ["BodyHub", "DemoHub", "BodyCore", "BodyTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["BodyTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["BodyTestSupport", "BodyHub"]),
         // Real kernel drivers (gpio-sim, vivid, v4l2loopback): run inside the VM, skipped elsewhere.
         .testTarget(name: "HardwareTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "CameraTests", dependencies: ["BodyHardware", "BodyCore", "BodySystem"]),

@@ -1,13 +1,16 @@
 internal import FoundationEssentials
 
-/// What a hub answered with a 2xx status.
+/// What a server answered: a 2xx status from HubClient, any status from a HubConnection.
 public struct HubResponse: Sendable, Equatable {
     public var status: Int
     public var body: [UInt8]
+    /// The answer's Content-Type, when it had one.
+    public var contentType: String?
 
-    public init(status: Int, body: [UInt8]) {
+    public init(status: Int, body: [UInt8], contentType: String? = nil) {
         self.status = status
         self.body = body
+        self.contentType = contentType
     }
 }
 

@@ -15,6 +15,8 @@ static struct {
     const char *(*easy_strerror)(CURLcode);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    CURLcode (*easy_send)(CURL *, const void *, size_t, size_t *);
+    CURLcode (*easy_recv)(CURL *, void *, size_t, size_t *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
 } curl;
@@ -47,6 +49,8 @@ static int load(void) {
         || resolve(library, "curl_easy_strerror", (void **)&curl.easy_strerror)
         || resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
         || resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
+        || resolve(library, "curl_easy_send", (void **)&curl.easy_send)
+        || resolve(library, "curl_easy_recv", (void **)&curl.easy_recv)
         || resolve(library, "curl_slist_append", (void **)&curl.slist_append)
         || resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all)) {
         dlclose(library);
@@ -104,4 +108,20 @@ CURLcode body_curl_set_writer(CURL *easy, body_curl_write_fn writer, void *conte
 
 CURLcode body_curl_response_code(CURL *easy, long *status) {
     return curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, status);
+}
+
+CURLcode body_curl_content_type(CURL *easy, char **type) {
+    return curl.easy_getinfo(easy, CURLINFO_CONTENT_TYPE, type);
+}
+
+CURLcode body_curl_new_connections(CURL *easy, long *count) {
+    return curl.easy_getinfo(easy, CURLINFO_NUM_CONNECTS, count);
+}
+
+CURLcode body_curl_easy_send(CURL *easy, const void *bytes, size_t count, size_t *sent) {
+    return curl.easy_send(easy, bytes, count, sent);
+}
+
+CURLcode body_curl_easy_recv(CURL *easy, void *bytes, size_t count, size_t *got) {
+    return curl.easy_recv(easy, bytes, count, got);
 }

@@ -14,7 +14,7 @@ struct HubClientTests {
         let result = HubClient().post(server.url + "/api/bodies/hello", token: "s3cret", json: json,
                                       headers: [("X-Cordelia-Doing", "saying hello")])
 
-        #expect(result == .success(HubResponse(status: 200, body: Array(#"{"ok":true}"#.utf8))))
+        #expect(result == .success(HubResponse(status: 200, body: Array(#"{"ok":true}"#.utf8), contentType: "application/json")))
         let seen = try #require(server.requests.first)
         #expect(seen.method == "POST")
         #expect(seen.target == "/api/bodies/hello")
@@ -34,7 +34,7 @@ struct HubClientTests {
             sender.send(url: HelloSender.url(oriel: server.url + "/"), token: "t0k", body: Array(#"{"name":"studio"}"#.utf8)) { done.resume(returning: $0) }
         }
 
-        #expect(result == .success(HubResponse(status: 204, body: [])))
+        #expect(result == .success(HubResponse(status: 204, body: [], contentType: "application/json")))
         #expect(server.requests.map(\.target) == ["/api/bodies/hello"])
         #expect(server.requests.first?.headers["authorization"] == "Bearer t0k")
     }
@@ -109,7 +109,7 @@ struct HubClientTests {
         let slow = client.get(server.url + "/ears?after=0&wait=1", token: "t", timeout: 3)
         let hurried = client.get(server.url + "/ears?after=0&wait=1", token: "t", timeout: 0.3)
 
-        #expect(slow == .success(HubResponse(status: 200, body: Array(#"{"items":[]}"#.utf8))))
+        #expect(slow == .success(HubResponse(status: 200, body: Array(#"{"items":[]}"#.utf8), contentType: "application/json")))
         #expect(server.requests.first?.method == "GET")
         guard case .failure(let error) = hurried else { Issue.record("expected a failure, got \(hurried)"); return }
         #expect(error.description.hasPrefix("demo hub: no answer from \(server.url)/ears"))

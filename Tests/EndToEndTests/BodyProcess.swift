@@ -4,16 +4,20 @@ import FoundationNetworking
 #endif
 import Testing
 import BodyTestSupport
+import BodyHub
 
 /// The real `studio-body` binary, started on 127.0.0.1 with a port the kernel
-/// picks, a token file and a configuration written for the test. With `tls`
-/// it serves HTTPS, as a body does by default, and `request` reaches it as
-/// Oriel will: curl trusting the body's own certificate alone (`--cacert`)
-/// and its pin (`--pinnedpubkey`); URLSession on Linux can be given neither.
-/// Without (the default here) the configuration states `tls = no` and
-/// URLSession asks over plain HTTP: a curl process a request, 30 bodies at
-/// once on the shared 2-core host, starved the sim board's real-time presses
-/// of the timing tests (OnAirTests saw "armed" where two presses were sent).
+/// picks, a token file and a configuration written for the test. It serves
+/// HTTPS, as a body does by default, and `request` reaches it as Oriel will:
+/// libcurl in this process (BodyHub's HubConnection) trusting the body's own
+/// certificate file as the only authority and its pin (CURLOPT_CAINFO,
+/// CURLOPT_PINNEDPUBLICKEY), connections kept alive between requests so a
+/// request pays no handshake (a curl process a request starved the sim board's
+/// real-time presses on the shared host). URLSession on Linux can be given
+/// neither the certificate nor the pin. A test that writes the bytes itself
+/// (PageTests' Raw) uses BodyHub's HubStream, trusted the same way. `tls: false`
+/// states `tls = no` and asks over plain HTTP with URLSession: only for a test
+/// about plain HTTP, and that test says so.
 final class BodyProcess: @unchecked Sendable {
     private let run: BodyRun
     var token: String { run.token }
@@ -21,13 +25,17 @@ final class BodyProcess: @unchecked Sendable {
     var log: String { run.log }
     /// The pin the body said at start (`sha256:…`), when it serves HTTPS.
     var pin: String? { run.pin }
+    /// curl's form of the pin (`sha256//…`), for CURLOPT_PINNEDPUBLICKEY.
+    var curlPin: String? { run.curlPin }
+    /// The body's certificate file, the one authority its clients trust.
+    var certificate: String { run.dir.appendingPathComponent("tls.crt").path }
     private(set) var port: Int = 0
     let tls: Bool
 
     /// Starts a body and waits (without blocking a test thread) until it serves.
     static func start(config: String = "", oriel: String? = nil, silence: String? = nil,
                       board: String? = nil, environment: [String: String] = [:], stallLog: Bool = false,
-                      tls: Bool = false) async throws -> BodyProcess {
+                      tls: Bool = true) async throws -> BodyProcess {
         let body = try BodyProcess(config: config, oriel: oriel, silence: silence, board: board,
                                    environment: environment, stallLog: stallLog, tls: tls)
         try await body.ready()
@@ -108,45 +116,29 @@ final class BodyProcess: @unchecked Sendable {
         return Answer(status: http?.statusCode ?? 0, body: data, contentType: http?.value(forHTTPHeaderField: "Content-Type"))
     }
 
-    /// The request through curl over HTTPS, trusting the body's certificate
-    /// alone; waits for curl without blocking a test thread.
+    /// Connections kept alive for the next request (one handshake, not one a
+    /// request); a request made while all are busy (a long poll) opens another.
+    private let idle = NSLock()
+    private var connections: [HubConnection] = []
+
+    /// The request over HTTPS through libcurl in this process, trusting the
+    /// body's certificate alone and its pin; waits without blocking a test thread.
     private func pinnedRequest(_ method: String, _ path: String, body: Data?, token: String?,
                                timeout: Double) async throws -> Answer {
-        let scratch = run.dir.appendingPathComponent("curl-\(UUID().uuidString)")
-        let answer = scratch.appendingPathExtension("answer"), sent = scratch.appendingPathExtension("body")
-        defer {
-            try? FileManager.default.removeItem(at: answer)
-            try? FileManager.default.removeItem(at: sent)
+        var headers = [("X-Cordelia-Doing", "end-to-end test")]
+        if let token { headers.append(("Authorization", "Bearer \(token)")) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        let connection = idle.withLock { connections.popLast() }
+            ?? HubConnection(part: "end-to-end test", pin: curlPin ?? "", trust: certificate)
+        let url = "https://localhost:\(port)\(path)", bytes = body.map { [UInt8]($0) }, sent = headers
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<HubResponse, HubError>, Never>) in
+            Thread {
+                done.resume(returning: connection.send(method, url, headers: sent, body: bytes, timeout: timeout))
+            }.start()
         }
-        var args = ["-sS", "-X", method, "--max-time", String(timeout), "-o", answer.path, "-w", "%{http_code} %{content_type}",
-                    "--cacert", run.dir.appendingPathComponent("tls.crt").path, "--pinnedpubkey", run.curlPin ?? "",
-                    "-H", "X-Cordelia-Doing: end-to-end test", "-H", "Expect:"]
-        if let token { args += ["-H", "Authorization: Bearer \(token)"] }
-        if let body {
-            try body.write(to: sent)
-            args += ["-H", "Content-Type: application/json", "--data-binary", "@" + sent.path]
-        }
-        args.append("https://localhost:\(port)\(path)")
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = args
-        let out = Pipe(), err = Pipe()
-        curl.standardOutput = out
-        curl.standardError = err
-        let done = AsyncStream<Void> { continuation in
-            curl.terminationHandler = { _ in continuation.yield(); continuation.finish() }
-        }
-        try curl.run()
-        for await _ in done {}
-        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard curl.terminationStatus == 0 else {
-            let words = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw BodyFailed(words: "curl \(method) \(path) exited \(curl.terminationStatus): \(words)")
-        }
-        let parts = said.split(separator: " ", maxSplits: 1)
-        let type = parts.count > 1 ? String(parts[1]) : ""
-        return Answer(status: Int(parts.first ?? "") ?? 0, body: (try? Data(contentsOf: answer)) ?? Data(),
-                      contentType: type.isEmpty ? nil : type)
+        idle.withLock { connections.append(connection) }
+        let answer = try result.get()
+        return Answer(status: answer.status, body: Data(answer.body), contentType: answer.contentType)
     }
 
     func get(_ path: String, timeout: Double = 30) async throws -> Answer { try await request("GET", path, timeout: timeout) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import BodyTestSupport
+import BodyHub
 
 /// A fresh body serves HTTPS with its own certificate (issue 19), and a client
 /// that trusts that certificate alone, the way Oriel will, reaches it. The
@@ -86,6 +87,22 @@ struct HTTPSTests {
         #expect(handshakes == 1 && reused == 2, "handshakes \(handshakes), reused \(reused): \(three.err.suffix(600))")
     }
 
+    @Test("the tests' in-process client keeps its connection: one for many requests, a push and a long poll's among them")
+    func inProcessKeptAlive() async throws {
+        let body = try await BodyProcess.start()
+        let client = HubConnection(part: "end-to-end test", pin: try #require(body.curlPin), trust: body.certificate)
+        let url = "https://localhost:\(body.port)", auth = [("Authorization", "Bearer \(body.token)")]
+        let statuses = try [
+            client.send("GET", url + "/status", headers: auth, timeout: 10).get().status,
+            client.send("POST", url + "/face", headers: auth + [("Content-Type", "application/json")],
+                        body: Array(#"{"onair":{"on":true,"phase":"live"}}"#.utf8), timeout: 10).get().status,
+            client.send("GET", url + "/ears?after=0&wait=0.2", headers: auth, timeout: 10).get().status,
+            client.send("GET", url + "/status", headers: auth, timeout: 10).get().status,
+        ]
+        #expect(statuses == [200, 200, 200, 200])
+        #expect(client.connectionsOpened == 1, "opened \(client.connectionsOpened) connections for 4 requests")
+    }
+
     @Test("a restart keeps the certificate; tls --renew makes a new key and pin")
     func keptThenRenewed() async throws {
         let (run, _) = try await Self.start("https-kept")
@@ -112,10 +129,34 @@ struct HTTPSTests {
         #expect(try await body.request("GET", "/status", token: .some(nil)).status == 401)
     }
 
+    @Test("the in-process client with a wrong pin is refused, in words, and never reaches the body")
+    func wrongPin() async throws {
+        let body = try await BodyProcess.start()
+        let wrong = "sha256//" + String(repeating: "A", count: 43) + "="
+        let client = HubConnection(part: "end-to-end test", pin: wrong, trust: body.certificate)
+        let refused = client.send("POST", "https://localhost:\(body.port)/face",
+                                  headers: [("Authorization", "Bearer \(body.token)")],
+                                  body: Array(#"{"onair":{"on":true,"phase":"live"}}"#.utf8), timeout: 10)
+        guard case .failure(let error) = refused else { Issue.record("a wrong pin was accepted: \(refused)"); return }
+        #expect("\(error)".contains("refused: its certificate's public key is not the pinned sha256:AAAA"), "\(error)")
+        let onair = try await body.onair()
+        #expect(onair.string("value") == "unknown", "the push went through a wrong pin: \(onair)")
+        // The page tests' byte stream is refused the same way, before a byte is sent.
+        let stream = HubStream.open("https://localhost:\(body.port)", part: "page test", pin: wrong, trust: body.certificate, timeout: 10)
+        guard case .failure(let streamError) = stream else { Issue.record("a wrong pin opened a stream"); return }
+        #expect("\(streamError)".contains("refused: its certificate's public key is not the pinned sha256:AAAA"), "\(streamError)")
+        // The same client with the right pin gets through: the refusal was the pin's.
+        let right = HubConnection(part: "end-to-end test", pin: try #require(body.curlPin), trust: body.certificate)
+        let hello = try right.send("GET", "https://localhost:\(body.port)/hello",
+                                   headers: [("Authorization", "Bearer \(body.token)")], timeout: 10).get()
+        #expect(hello.status == 200 && hello.contentType?.hasPrefix("application/json") == true, "\(hello)")
+    }
+
     @Test("tls = no serves plain HTTP and says why")
     func plain() async throws {
-        let body = try await BodyProcess.start()
-        #expect(body.log.contains("tls: serving plain HTTP because [body] tls = no"))
+        // Plain HTTP on purpose: this test is about `tls = no`.
+        let body = try await BodyProcess.start(tls: false)
+        #expect(await eventually(within: 5) { body.log.contains("tls: serving plain HTTP because [body] tls = no") }, "\(body.log)")
         #expect(try await body.request("GET", "/hello").json["tls"] is NSNull)
     }
 }

@@ -31,3 +31,10 @@ CURLcode body_curl_set_headers(CURL *easy, struct curl_slist *headers);
 CURLcode body_curl_set_post(CURL *easy, const void *bytes, long count);
 CURLcode body_curl_set_writer(CURL *easy, body_curl_write_fn writer, void *context);
 CURLcode body_curl_response_code(CURL *easy, long *status);
+// The answer's Content-Type, owned by the handle (valid until its next request), or NULL.
+CURLcode body_curl_content_type(CURL *easy, char **type);
+// How many connections the last transfer opened (0 when it reused a kept one).
+CURLcode body_curl_new_connections(CURL *easy, long *count);
+// Bytes on a connection made with CURLOPT_CONNECT_ONLY; CURLE_AGAIN when it would wait.
+CURLcode body_curl_easy_send(CURL *easy, const void *bytes, size_t count, size_t *sent);
+CURLcode body_curl_easy_recv(CURL *easy, void *bytes, size_t count, size_t *got);
