@@ -200,6 +200,8 @@ final class CameraBody: @unchecked Sendable {
     var log: String { run.log }
     private(set) var port = 0
 
+    /// Plain HTTP, stated (`tls = no`): these tests are about the camera on a real
+    /// V4L2 node; the body's HTTPS, pinned, is EndToEndTests' and deb-test's.
     init(camera: String, size: String, fps: Int) throws {
         run = try BodyRun("camera", token: "camera-hil-token-0123456789") { _, tokenFile in
             """

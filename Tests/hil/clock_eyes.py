@@ -45,6 +45,8 @@ def main():
     oriel_now = time.time()   # Oriel's clock: true time, as the guest booted with it
     mono_at = time.monotonic()
     subprocess.run(["date", "-s", "@%.3f" % (oriel_now - 7200)], check=True, stdout=subprocess.DEVNULL)
+    # Plain HTTP, stated (tls = no): this is about the clock; HTTPS with the body's own
+    # pinned key is deb-test's to prove in the VM.
     body = SimBody(TOKEN, "[body]\ntls = no\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
                    "[board]\nfile = sim\n[camera]\ndevice = /dev/video0\nsize = 320x180\nfps = 15\n",
                    prefix="clock-eyes-")
