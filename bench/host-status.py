@@ -65,7 +65,8 @@ def main():
     os.chmod(token, 0o600)
     conf = os.path.join(work, "body.conf")
     with open(conf, "w") as f:
-        f.write(f"[body]\nname = bench\nlisten = 127.0.0.1:8795\ntoken-file = {token}\nannounce = no\n"
+        # Plain HTTP, as the reference speaks (tls = no).
+        f.write(f"[body]\nname = bench\ntls = no\nlisten = 127.0.0.1:8795\ntoken-file = {token}\nannounce = no\n"
                 f"[oriel]\nsilence = 600s\n[board]\nfile = sim\n")
     body = os.path.join(ROOT, ".build", "release", "studio-body")
     _, size = serve_stop([body, "--config", conf], 8795)

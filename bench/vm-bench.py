@@ -249,7 +249,8 @@ def main():
         f.write(TOKEN + "\n")
     os.chmod(f"{work}/token", 0o600)
     with open(f"{work}/body.conf", "w") as f:
-        f.write(f"[body]\nname = bench\nlisten = 127.0.0.1:{PORT}\ntoken-file = {work}/token\n"
+        # Plain HTTP, as the reference speaks: the ratios compare code, not TLS (issue 21).
+        f.write(f"[body]\nname = bench\ntls = no\nlisten = 127.0.0.1:{PORT}\ntoken-file = {work}/token\n"
                 f"[oriel]\nsilence = 600s\n[board]\nfile = {ROOT}/board/raspberrypi.conf\n"
                 f"[camera]\ndevice = /dev/video0\nsize = 640x480\nfps = 15\n")
     body = Program("body", [ARGS.body, "--config", f"{work}/body.conf"], f"{work}/body.log")

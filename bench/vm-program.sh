@@ -5,7 +5,8 @@
 token=bench-token-0123456789abcdef
 Tests/hil/gpio-sim-setup bench GPIO17 GPIO27 GPIO22 GPIO23=pull-up GPIO24=pull-up GPIO25=pull-up GPIO5=pull-up >/dev/null
 mkdir -p /run/bench && printf '%s\n' $token >/run/bench/token && chmod 600 /run/bench/token
-printf '[body]\nname = bench\nlisten = 127.0.0.1:8790\ntoken-file = /run/bench/token\n[oriel]\nsilence = 600s\n[board]\nfile = %s/board/raspberrypi.conf\n' "$PWD" >/run/bench/body.conf
+# Plain HTTP, as the reference speaks (tls = no).
+printf '[body]\nname = bench\ntls = no\nlisten = 127.0.0.1:8790\ntoken-file = /run/bench/token\n[oriel]\nsilence = 600s\n[board]\nfile = %s/board/raspberrypi.conf\n' "$PWD" >/run/bench/body.conf
 
 start_program() {
   if [[ $1 == body ]]; then
