@@ -5,6 +5,7 @@ import base64
 import json
 import os
 import time
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -40,6 +41,16 @@ def chromium(page_load="normal", network_log=False, spki=None):
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_script_timeout(10)
     return driver
+
+
+def call(url, token, method, path, body=None, doing="a browser test"):
+    """The body's API with the bearer token, as Oriel calls it; the JSON answer."""
+    req = urllib.request.Request(url + path, method=method,
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Authorization": "Bearer " + token, "Content-Type": "application/json",
+                                          "X-Cordelia-Doing": doing})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.load(r)
 
 
 def version(driver):

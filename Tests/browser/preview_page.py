@@ -12,19 +12,13 @@ import json
 import os
 import sys
 import time
-import urllib.request
 
 import browser
 from browser import DESKTOP, PHONE
 
 
 def call(url, token, method, path, body=None):
-    req = urllib.request.Request(url + path, method=method,
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Authorization": "Bearer " + token, "Content-Type": "application/json",
-                                          "X-Cordelia-Doing": "the preview browser test"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
+    return browser.call(url, token, method, path, body, doing='the preview browser test')
 
 
 def main():
