@@ -123,11 +123,12 @@ public final class Agent: @unchecked Sendable {
             name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp,
             silence: setup.config.silence, camera: setup.config.cameraDevice.map { "\(setup.config.name) camera (\($0))" }),
             at: clock.now())
-        let logger = log
+        // Their lines go through `say`: one said inside a turn waits for the
+        // turn's log step, after the lamp and the answer, like every other line.
         location = WhereService(loop: loop, allowed: setup.config.locationAllowed, host: setup.config.gpsdHost,
-                                port: setup.config.gpsdPort, log: { logger($0) })
+                                port: setup.config.gpsdPort, log: { [unowned self] in self.say($0) })
         preview = PreviewService(loop: loop, device: setup.config.cameraDevice, width: setup.config.cameraWidth,
-                                 height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { logger($0) })
+                                 height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { [unowned self] in self.say($0) })
     }
 
     var isSim: Bool { setup.board.simulated }
