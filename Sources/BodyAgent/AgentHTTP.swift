@@ -60,9 +60,9 @@ extension Agent {
 
     /// `POST /face`: a malformed push changes nothing and says the parser's reason.
     func face(_ bytes: [UInt8], _ reply: HTTPReply, at now: Moment) {
-        let pushed: JSON
+        let pushed: JSONBytes
         do {
-            pushed = try JSON.parse(bytes)
+            pushed = try JSONBytes.parse(bytes)
         } catch {
             reply.send(.error(400, "the push is not valid JSON: \(error.reason)"))
             return
