@@ -1,7 +1,8 @@
 import BodyCore
 
 // The push path: bytes -> JSON -> Body.push -> the status document, with the
-// house's rules checked after every step (docs/reliability.md).
+// house's rules checked after every step (docs/reliability.md); and beside it
+// POST /face's own way, bytes -> JSONBytes -> Body.push, which must agree.
 //
 // The input is a script, one step a line:
 //   `p` + o|w|k|c   a press and release of onair, wrapup, kill or camera
