@@ -1,7 +1,8 @@
 import BodyCore
 
 // The push path: bytes -> JSON -> Body.push -> the status document, with the
-// house's rules checked after every step (docs/reliability.md).
+// house's rules checked after every step (docs/reliability.md); and beside it
+// POST /face's own way, bytes -> JSONBytes -> Body.push, which must agree.
 //
 // The input is a script, one step a line:
 //   `p` + o|w|k|c   a press and release of onair, wrapup, kill or camera
@@ -74,6 +75,10 @@ func checkRules(_ body: Body, at now: Moment, encode: Bool) {
     // (after a push, whose answer it is, and at the end: encoding is the slow part).
     guard encode else { return }
     let bytes = BodyJSON.encode(doc)
+    // Written straight from the rules' state (GET /status, the push's answer): the same bytes.
+    var straight: [UInt8] = []
+    JSONOut.write(into: &straight) { body.writeStatus(at: now, extras, to: &$0) }
+    check(straight == bytes, "written straight: \(String(decoding: straight, as: UTF8.self))")
     guard let back = try? JSON.parse(bytes), let onair = back["onair"] else {
         fatalError("the status document did not encode: \(String(decoding: bytes, as: UTF8.self))")
     }
@@ -116,16 +121,34 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         case UInt8(ascii: "a"):
             _ = body.poll(after: UInt64(number(line.dropFirst())), at: now)
         default:
-            guard let json = try? JSON.parse(Array(line)) else { break }
+            // POST /face reads the push where it lies (JSONBytes): refused in the
+            // same words as JSON.parse, and pushed, it leaves the same body.
+            let read = Result { () throws(JSONParseError) in try JSONBytes.parse(Array(line)) }
+            guard let json = try? JSON.parse(Array(line)) else {
+                let refused = Result { () throws(JSONParseError) in try JSON.parse(Array(line)) }
+                if case .failure(let a) = refused, case .failure(let b) = read {
+                    check(a == b, "JSONBytes refused \(String(decoding: line, as: UTF8.self)) as \(b), not \(a)")
+                } else {
+                    fatalError("JSONBytes took what JSON.parse refused: \(String(decoding: line, as: UTF8.self))")
+                }
+                break
+            }
+            guard case .success(let view) = read else { fatalError("JSONBytes refused what JSON.parse took: \(read)") }
+            check(view.json == json, "JSONBytes read \(view.json), not \(json)")
+            var other = body
+            let otherActions = Result { () throws(PushError) in try other.push(view, at: now) }
+            defer { check(other == body, "the push read where it lies left another body") }
             // Strict on syntax (issue 19); and what JSONOut writes of a value reads back as it.
             check(!hasTrailingComma(line), "a trailing comma was taken: \(String(decoding: line, as: UTF8.self))")
             var out = JSONOut()
             out.value(json)
             check((try? JSON.parse(out.bytes)) == json, "JSONOut wrote \(String(decoding: out.bytes, as: UTF8.self))")
             do {
-                _ = try body.push(json, at: now)
+                let actions = try body.push(json, at: now)
+                check(otherActions == .success(actions), "the push read where it lies did otherwise: \(otherActions)")
                 pushed = true
             } catch {
+                check(otherActions == .failure(error), "the push read where it lies: \(otherActions)")
                 // A refused push changes nothing.
                 check(body == before, "a refused push changed the body: \(error)")
                 check(json.object == nil, "an object was refused: \(error)")

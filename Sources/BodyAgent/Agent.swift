@@ -64,6 +64,10 @@ public final class Agent: @unchecked Sendable {
     var body: Body
     /// The counters and histograms `/metrics` shows; the gauges are read when scraped.
     var metrics = Metrics()
+    /// The bytes of the answer written last (the status document, `/metrics`), kept
+    /// for the next: the server copies an answer out and lets it go, so the
+    /// buffer is the agent's alone again and is refilled without allocating (issue 21).
+    var answer: [UInt8] = []
 
     /// What the agent did to the world, in order, for the agent tests (nil in the body).
     var witness: ((AgentDeed) -> Void)?
@@ -207,20 +211,34 @@ public final class Agent: @unchecked Sendable {
 
     // MARK: The status document
 
+    /// The status document as a value, for the page.
     func status(at now: Moment) -> StatusDocument {
-        var lines: [OutputRole: Bool?] = [:]
+        body.status(at: now, statusExtras(at: now))
+    }
+
+    /// The status document written into `answer`, the buffer every JSON
+    /// answer at every request is written into (`GET /status`, the push's answer).
+    func statusAnswer(at now: Moment) -> [UInt8] {
+        let extras = statusExtras(at: now)
+        JSONOut.write(into: &answer) { body.writeStatus(at: now, extras, to: &$0) }
+        return answer
+    }
+
+    /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
+    func statusExtras(at now: Moment) -> StatusExtras {
+        var lines = RoleTable<OutputRole, Bool?>()
         for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (driven[role] ?? false) }
-        var held: [ButtonRole: (held: Bool, stuck: Bool)] = [:]
+        var held = RoleTable<ButtonRole, (held: Bool, stuck: Bool)>()
         for role in setup.board.buttons.keys {
             let c = body.contacts[role]
             held[role] = (c?.isDown ?? false, c?.isHeld ?? false)
         }
-        return body.status(at: now, StatusExtras(
+        return StatusExtras(
             lines: lines, held: held,
             location: .init(allowed: location.allowed, watching: location.watching,
                             clockSynchronised: now.synchronised, clockBehindReceiver: location.clockBehind),
             previewRunning: preview.running, previewWords: preview.words,
-            board: .init(kind: setup.board.file, ok: board != nil, problem: boardProblem)))
+            board: .init(kind: setup.board.file, ok: board != nil, problem: boardProblem))
     }
 
     // MARK: Stopping

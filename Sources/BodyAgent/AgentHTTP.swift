@@ -36,7 +36,7 @@ extension Agent {
             helloDeeds { $0.orielCalled(url: advertisedURL) }
             ears(after: after ?? 0, wait: wait, reply, at: now)
         case .status, .simState:
-            reply.send(.json(200, BodyJSON.encode(status(at: now))))
+            reply.send(.json(200, statusAnswer(at: now)))
         case .where_:
             let service: WhereService = location
             let asked = now.mono
@@ -52,8 +52,7 @@ extension Agent {
         case .previewJPEG:
             preview.serveJPEG(reply)
         case .metrics:
-            reply.send(HTTPResponse(status: 200, contentType: Exposition.contentType,
-                                    body: Array(metricsText(at: now).utf8)))
+            reply.send(HTTPResponse(status: 200, contentType: Exposition.contentType, body: metricsAnswer(at: now)))
         case .simPress(let name):
             simPress(name, request.query, reply, at: now)
         }
@@ -61,9 +60,9 @@ extension Agent {
 
     /// `POST /face`: a malformed push changes nothing and says the parser's reason.
     func face(_ bytes: [UInt8], _ reply: HTTPReply, at now: Moment) {
-        let pushed: JSON
+        let pushed: JSONBytes
         do {
-            pushed = try JSON.parse(bytes)
+            pushed = try JSONBytes.parse(bytes)
         } catch {
             reply.send(.error(400, "the push is not valid JSON: \(error.reason)"))
             return
@@ -79,7 +78,7 @@ extension Agent {
         // then the answer, which shows the lines as driven.
         carryOut(actions, at: now)
         metrics.pushed(arrived: now.mono, driven: clock.now().mono)
-        reply.send(.json(200, BodyJSON.encode(status(at: now))))
+        reply.send(.json(200, statusAnswer(at: now)))
     }
 
     /// `POST /sim/press?button=NAME[&presses=N&gap=S]`: N presses S seconds
@@ -110,12 +109,13 @@ extension Agent {
         reply.send(.json(200, BodyJSON.encode(["pressed": button.rawValue])))
     }
 
-    /// `GET /metrics`: the counters, and the gauges as the status document says them now.
-    func metricsText(at now: Moment) -> String {
-        let doc = status(at: now)
-        return metrics.text(name: setup.config.name, version: setup.version, MetricsGauges(
-            onAir: doc.onair.value, orielSilent: doc.oriel.silent, boardOK: doc.board.ok,
-            previewRunning: preview.running, whereWatching: location.watching, waitingPolls: polls.count))
+    /// `GET /metrics`: the counters, and the gauges as the status document says
+    /// them now, written into the agent's answer buffer.
+    func metricsAnswer(at now: Moment) -> [UInt8] {
+        metrics.write(name: setup.config.name, version: setup.version, MetricsGauges(
+            onAir: body.onAirValue(at: now), orielSilent: body.contact.silent, boardOK: board != nil,
+            previewRunning: preview.running, whereWatching: location.watching, waitingPolls: polls.count), into: &answer)
+        return answer
     }
 
     func helloDocument() -> HelloDocument {

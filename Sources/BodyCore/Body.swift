@@ -76,17 +76,28 @@ public struct Body: Equatable, Sendable {
 
     /// `POST /face`: either object may be absent, and then that part keeps what it had.
     public mutating func push(_ body: JSON, at now: Moment) throws(PushError) -> [BodyAction] {
-        guard body.object != nil else {
+        try take(body, at: now)
+    }
+
+    /// The same push read where it lies in its bytes (the agent's: no dictionary built).
+    public mutating func push(_ body: JSONBytes, at now: Moment) throws(PushError) -> [BodyAction] {
+        try take(body, at: now)
+    }
+
+    private mutating func take<Pushed: PushedValue>(_ body: Pushed, at now: Moment) throws(PushError) -> [BodyAction] {
+        guard body.isObject else {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
         let before = gate.verdict
         var actions = advance(at: now)
         contact.pushed(at: now)
-        let answers = [Answered.from(body["onair"]?["answered"]), Answered.from(body["eyes"]?["answered"])]
-            .compactMap { $0 }
-        if let new = OnAirState.from(body["onair"]) { adopt(new, at: now) }
-        for a in answers { tell(.answered(a), at: now) }
-        if let newEyes = HouseEyes.from(body["eyes"]) {
+        let onair = body["onair"], pushedEyes = body["eyes"]
+        // Both read before either is told, as before; two values, no array.
+        let answeredOnAir = Answered.read(onair?["answered"]), answeredEyes = Answered.read(pushedEyes?["answered"])
+        if let new = OnAirState.read(onair) { adopt(new, at: now) }
+        if let a = answeredOnAir { tell(.answered(a), at: now) }
+        if let a = answeredEyes { tell(.answered(a), at: now) }
+        if let newEyes = HouseEyes.read(pushedEyes) {
             disarm(moving: World(state: state, eyes: newEyes))
             eyes = newEyes
             tell(.eyes, at: now)

@@ -45,44 +45,93 @@ extension Body {
     /// place (no array of pairs first; issue 21).
     private func lines(_ extras: StatusExtras) -> [String: Null<Bool>] {
         var lines = [String: Null<Bool>](minimumCapacity: extras.lines.count)
-        for (role, lit) in extras.lines { lines[role.rawValue] = Null(wrappedValue: lit) }
+        for role in OutputRole.allCases {
+            if let lit = extras.lines[role] { lines[role.rawValue] = Null(wrappedValue: lit) }
+        }
         return lines
     }
 
     private func buttons(_ extras: StatusExtras) -> [String: StatusDocument.Button] {
         var buttons = [String: StatusDocument.Button](minimumCapacity: extras.held.count)
-        for (role, h) in extras.held {
-            buttons[role.rawValue] = StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0)
+        for role in ButtonRole.allCases {
+            if let h = extras.held[role] { buttons[role.rawValue] = button(role, h) }
         }
         return buttons
     }
 
+    private func button(_ role: ButtonRole, _ h: (held: Bool, stuck: Bool)) -> StatusDocument.Button {
+        StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0)
+    }
+
     /// The status document (DESIGN 7), with what only the adapters know.
     public func status(at now: Moment, _ extras: StatusExtras) -> StatusDocument {
-        func asked(_ ask: Ask?, on: Bool?) -> StatusDocument.Asked? {
-            ask.map { StatusDocument.Asked(id: $0.id, on: on, at: $0.at.wall) }
-        }
-        // Each control found once: every `onair` is a search of the controls by type.
-        let onair = self.onair, wrapup = self.wrapup, kill = self.kill
-        return StatusDocument(
-            onair: .init(
-                value: onair.value(state: state, armed: group.isArmed(.onair, at: now.mono)), on: state.on, phase: state.stage?.rawValue,
-                stage: state.stage?.word, since: state.since, by: state.by, unread: state.unreadWords,
-                asked: asked(onair.asking.out, on: onair.askedOn), problem: onair.asking.problemWords(at: now)),
-            wrapup: .init(
-                value: wrapup.value(state: state, armed: group.isArmed(.wrapup, at: now.mono)),
-                asked: asked(wrapup.asking.out, on: nil), problem: wrapup.asking.problemWords(at: now)),
-            eyes: .init(
-                mode: eyes.mode?.rawValue, red: eyes.red, names: eyes.names, killing: eyes.killing,
-                open: eyes.open, until: eyes.until, why: eyes.why,
-                preview: extras.previewRunning ? "running" : "stopped", preview_why: extras.previewWords,
-                preview_stops_in: extras.previewRunning ? gate.stopsIn(eyes, at: now) : nil,
-                kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
-                kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now)),
-            lines: lines(extras),
-            buttons: buttons(extras),
-            where: extras.location,
-            oriel: .init(last_push: contact.lastPush?.wall, last_poll: contact.lastPoll?.wall, silent: contact.silent),
+        StatusDocument(
+            onair: onAirShown(at: now), wrapup: wrapUpShown(at: now), eyes: eyesShown(at: now, extras),
+            lines: lines(extras), buttons: buttons(extras), where: extras.location, oriel: orielShown,
             board: extras.board)
+    }
+
+    /// The status document written straight into `out`, the same bytes as
+    /// `status(at:_:)` encoded: no document and no dictionary of lines or
+    /// buttons is built first, at every `/status` and push (issue 21). Its
+    /// parts are small values on the stack; keys in byte order, as there.
+    public func writeStatus(at now: Moment, _ extras: StatusExtras, to out: inout JSONOut) {
+        out.object { o in
+            o.field("board"); extras.board.write(to: &o)
+            o.field("buttons")
+            o.object { b in
+                for role in StatusDocument.buttonsInByteOrder {
+                    guard let h = extras.held[role] else { continue }
+                    b.key(role.rawValue); button(role, h).write(to: &b)
+                }
+            }
+            o.field("eyes"); eyesShown(at: now, extras).write(to: &o)
+            o.field("lines")
+            o.object { l in
+                for role in StatusDocument.linesInByteOrder {
+                    guard let lit = extras.lines[role] else { continue }
+                    l.key(role.rawValue); l.bool(lit)
+                }
+            }
+            o.field("onair"); onAirShown(at: now).write(to: &o)
+            o.field("oriel"); orielShown.write(to: &o)
+            o.field("where"); extras.location.write(to: &o)
+            o.field("wrapup"); wrapUpShown(at: now).write(to: &o)
+        }
+    }
+
+    private func asked(_ ask: Ask?, on: Bool?) -> StatusDocument.Asked? {
+        ask.map { StatusDocument.Asked(id: $0.id, on: on, at: $0.at.wall) }
+    }
+
+    private func onAirShown(at now: Moment) -> StatusDocument.OnAir {
+        // Found once: every `onair` is a search of the controls by type.
+        let onair = self.onair
+        return .init(
+            value: onair.value(state: state, armed: group.isArmed(.onair, at: now.mono)), on: state.on, phase: state.stage?.rawValue,
+            stage: state.stage?.word, since: state.since, by: state.by, unread: state.unreadWords,
+            asked: asked(onair.asking.out, on: onair.askedOn), problem: onair.asking.problemWords(at: now))
+    }
+
+    private func wrapUpShown(at now: Moment) -> StatusDocument.WrapUp {
+        let wrapup = self.wrapup
+        return .init(
+            value: wrapup.value(state: state, armed: group.isArmed(.wrapup, at: now.mono)),
+            asked: asked(wrapup.asking.out, on: nil), problem: wrapup.asking.problemWords(at: now))
+    }
+
+    private func eyesShown(at now: Moment, _ extras: StatusExtras) -> StatusDocument.Eyes {
+        let kill = self.kill
+        return .init(
+            mode: eyes.mode?.rawValue, red: eyes.red, names: eyes.names, killing: eyes.killing,
+            open: eyes.open, until: eyes.until, why: eyes.why,
+            preview: extras.previewRunning ? "running" : "stopped", preview_why: extras.previewWords,
+            preview_stops_in: extras.previewRunning ? gate.stopsIn(eyes, at: now) : nil,
+            kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
+            kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now))
+    }
+
+    private var orielShown: StatusDocument.Oriel {
+        .init(last_push: contact.lastPush?.wall, last_poll: contact.lastPoll?.wall, silent: contact.silent)
     }
 }

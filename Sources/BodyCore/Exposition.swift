@@ -53,87 +53,117 @@ public enum Exposition {
         return String(d)
     }
 
-    /// The whole text written into one String as it goes (issue 21: no
+    /// The whole text written into one byte buffer as it goes (issue 21: no
     /// family's own string, no array of labels, no help or label copied to
-    /// escape it; the text is what the family-by-family version wrote).
+    /// escape it, no number made a String; the text is what the
+    /// family-by-family version wrote). The buffer is the caller's, reused.
     struct Writer {
-        private(set) var text = ""
+        var bytes: [UInt8]
         /// The family being written, without the `studio_body_` prefix.
-        private var name = ""
+        private var name: StaticString = ""
 
-        init(capacity: Int) { text.reserveCapacity(capacity) }
+        init(into buffer: [UInt8]) { bytes = buffer }
 
-        mutating func family(_ name: String, _ type: StaticString, _ help: String) {
+        mutating func family(_ name: StaticString, _ type: StaticString, _ help: StaticString) {
             self.name = name
-            text += "# HELP studio_body_"
-            text += name
-            text += " "
-            escaped(help, quote: false)
-            text += "\n# TYPE studio_body_"
-            text += name
-            text += " "
-            text += type.description
-            text += "\n"
+            put("# HELP studio_body_")
+            put(name)
+            put(" ")
+            // The helps are the source's own words: nothing in them to escape.
+            put(help)
+            put("\n# TYPE studio_body_")
+            put(name)
+            put(" ")
+            put(type)
+            put("\n")
         }
 
-        /// One sample line; at most two labels, which is all the body's families need.
-        mutating func sample(_ suffix: String, _ first: (String, String)?, _ second: (String, String)?,
-                             _ value: String) {
-            text += "studio_body_"
-            text += name
-            text += suffix
+        /// One sample's name and labels, up to the space before its value;
+        /// at most two labels, which is all the body's families need.
+        mutating func sample(_ suffix: StaticString, _ first: (StaticString, String)?, _ second: (StaticString, String)?) {
+            put("studio_body_")
+            put(name)
+            put(suffix)
             if let first {
-                text += "{"
+                put("{")
                 label(first)
                 if let second {
-                    text += ","
+                    put(",")
                     label(second)
                 }
-                text += "}"
+                put("}")
             }
-            text += " "
-            text += value
-            text += "\n"
+            put(" ")
         }
 
         /// A counter's or a gauge's sample, with its labels.
-        mutating func count(_ value: UInt64, _ first: (String, String)? = nil, _ second: (String, String)? = nil) {
-            sample("", first, second, String(value))
+        mutating func count(_ value: UInt64, _ first: (StaticString, String)? = nil, _ second: (StaticString, String)? = nil) {
+            sample("", first, second)
+            digits(value)
+            put("\n")
         }
 
-        mutating func flag(_ value: Bool) { sample("", nil, nil, value ? "1" : "0") }
+        mutating func flag(_ value: Bool) { count(value ? 1 : 0) }
 
         mutating func histogram(_ h: Histogram) {
             var running: UInt64 = 0
             for i in h.counts.indices {
                 running += h.counts[i]
                 let le = i < h.bounds.count ? h.bounds[i] : .infinity
-                sample("_bucket", ("le", Exposition.number(le)), nil, String(running))
+                sample("_bucket", ("le", Exposition.number(le)), nil)  // a bound: a few digits, a String kept inline
+                digits(running)
+                put("\n")
             }
-            sample("_sum", nil, nil, Exposition.number(h.sum))
-            sample("_count", nil, nil, String(h.count))
+            sample("_sum", nil, nil)
+            if h.sum.isFinite, h.sum != h.sum.rounded() || abs(h.sum) >= 1e15 {
+                ShortestDigits.append(h.sum, to: &bytes)  // as `Exposition.number`'s String(d), made no String
+            } else {
+                bytes.append(contentsOf: Exposition.number(h.sum).utf8)
+            }
+            put("\n")
+            sample("_count", nil, nil)
+            digits(h.count)
+            put("\n")
         }
 
-        private mutating func label(_ pair: (String, String)) {
-            text += pair.0
-            text += "=\""
-            escaped(pair.1, quote: true)
-            text += "\""
+        private mutating func label(_ pair: (StaticString, String)) {
+            put(pair.0)
+            put("=\"")
+            escaped(pair.1)
+            put("\"")
         }
 
-        /// As `Exposition.label` (quote: true) or `Exposition.help`, appended
-        /// in place; a text with nothing to escape is copied whole.
-        private mutating func escaped(_ s: String, quote: Bool) {
-            guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A || (quote && $0 == 0x22) }) else {
-                text += s
+        private mutating func put(_ s: StaticString) {
+            s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+
+        /// A whole number's decimal digits, written straight in (no String).
+        private mutating func digits(_ n: UInt64) {
+            var width = 1
+            var rest = n / 10
+            while rest > 0 { width += 1; rest /= 10 }
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+            var v = n
+            for i in stride(from: start + width - 1, through: start, by: -1) {
+                bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+            }
+        }
+
+        /// As `Exposition.label`, appended in place; a text with nothing to
+        /// escape is copied whole.
+        private mutating func escaped(_ s: String) {
+            guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x0A || $0 == 0x22 }) else {
+                bytes.append(contentsOf: s.utf8)
                 return
             }
-            for c in s.unicodeScalars {
+            for c in s.utf8 {
                 switch c {
-                case "\\": text += "\\\\"
-                case "\"" where quote: text += "\\\""
-                case "\n": text += "\\n"
-                default: text.unicodeScalars.append(c)
+                case 0x5C: put("\\\\")
+                case 0x22: put("\\\"")
+                case 0x0A: put("\\n")
+                default: bytes.append(c)
                 }
             }
         }
@@ -153,7 +183,18 @@ extension Metrics {
     /// counter (each button and outcome, each hello outcome, even at 0, so
     /// a rate sees the first one), the gauges and the histograms.
     public func text(name: String, version: String, _ now: MetricsGauges) -> String {
-        var w = Exposition.Writer(capacity: 8192)
+        var bytes: [UInt8] = []
+        write(name: name, version: version, now, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same text written into the caller's buffer, emptied first and
+    /// kept at its capacity: a scrape reuses the agent's buffer (issue 21).
+    public func write(name: String, version: String, _ now: MetricsGauges, into buffer: inout [UInt8]) {
+        var w = Exposition.Writer(into: [])
+        swap(&w.bytes, &buffer)
+        w.bytes.removeAll(keepingCapacity: true)
+        if w.bytes.capacity < 8192 { w.bytes.reserveCapacity(8192) }
         w.family("info", "gauge", "This body: its name and version, always 1.")
         w.count(1, ("name", name), ("version", version))
         w.family("pushes_total", "counter", "Pushes from Oriel (POST /face) taken.")
@@ -178,7 +219,12 @@ extension Metrics {
         w.family("hellos_total", "counter", "Hellos to Oriel, by outcome.")
         for outcome in Hello.allCases { w.count(hellos[outcome] ?? 0, ("outcome", outcome.rawValue)) }
         w.family("http_answers_total", "counter", "HTTP answers sent, by status code.")
-        for (code, n) in answers.sorted(by: { $0.key < $1.key }) { w.count(n, ("code", String(code))) }
+        // The codes in order without sorting them into an array: a handful of them.
+        var code = answers.keys.min()
+        while let c = code {
+            w.count(answers[c] ?? 0, ("code", String(c)))
+            code = answers.keys.lazy.filter { $0 > c }.min()
+        }
         w.family("on_air", "gauge", "The On Air value word now: 1 for the word shown, 0 for the others.")
         for word in OnAirSwitch.values { w.count(word == now.onAir ? 1 : 0, ("word", word)) }
         if !OnAirSwitch.values.contains(now.onAir) { w.count(1, ("word", now.onAir)) }
@@ -198,6 +244,6 @@ extension Metrics {
         w.histogram(pressToTaken)
         w.family("where_answer_seconds", "histogram", "From a GET /where to its answer.")
         w.histogram(whereAnswer)
-        return w.text
+        swap(&w.bytes, &buffer)
     }
 }

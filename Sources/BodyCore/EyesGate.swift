@@ -132,7 +132,9 @@ public struct EyesGate: Equatable, Sendable {
         guard verdict.runs else { return nil }
         let until = eyes.until.map { $0 - now.wall }
         let tap = now.synchronised ? nil : tapEnds.map { $0 - now.mono }
-        return [until, tap].compactMap { $0 }.min().map { max(0, $0) }
+        // The nearer of the two, with no array (the status document asks at every request).
+        guard let soonest = until.map({ u in tap.map { min(u, $0) } ?? u }) ?? tap else { return nil }
+        return max(0, soonest)
     }
 
     public static let tapOver = "five minutes since the push that opened it, and this computer's clock is not synchronised (until cannot be trusted)"

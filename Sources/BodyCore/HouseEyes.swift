@@ -31,12 +31,14 @@ public struct HouseEyes: Equatable, Sendable {
 
     /// Decodes the pushed eyes object; nil (not an object) keeps what the body had.
     /// Inside the object a field of the wrong type counts as absent.
-    public static func from(_ pushed: JSON?) -> HouseEyes? {
-        guard let pushed, pushed.object != nil else { return nil }
+    public static func from(_ pushed: JSON?) -> HouseEyes? { read(pushed) }
+
+    static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> HouseEyes? {
+        guard let pushed, pushed.isObject else { return nil }
         return HouseEyes(
             mode: pushed["mode"]?.string.flatMap(Mode.init(rawValue:)),
             red: pushed["red"]?.bool ?? false,
-            names: (pushed["names"]?.array ?? []).compactMap { $0.words(limit: 64) },
+            names: pushed["names"]?.elements { $0.words(limit: 64) } ?? [],
             killing: pushed["killing"]?.bool ?? false,
             open: pushed["open"]?.bool ?? false,
             until: pushed["until"]?.number,

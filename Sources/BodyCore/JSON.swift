@@ -14,14 +14,34 @@ public enum JSON: Equatable, Sendable {
     /// wrong in plain words, once, with the byte where it is, and never in a
     /// decoder's type names.
     public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+        try checkText(bytes)
+        var parser = JSONParser(bytes)
+        return try parser.document()
+    }
+
+    /// What is refused before the grammar: nothing but spaces, or bytes that are not UTF-8.
+    static func checkText(_ bytes: [UInt8]) throws(JSONParseError) {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw JSONParseError(reason: "it is empty")
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        guard isUTF8(bytes) else {
             throw JSONParseError(reason: "it is not UTF-8 text")
         }
-        var parser = JSONParser(bytes)
-        return try parser.document()
+    }
+
+    /// Whether the bytes are well-formed UTF-8 (as `String(validating:)`
+    /// judges), scalar by scalar: no String is made for it at every push.
+    static func isUTF8(_ bytes: [UInt8]) -> Bool {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return true }
+        var rest = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &rest) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     public subscript(key: String) -> JSON? {
@@ -34,12 +54,35 @@ public enum JSON: Equatable, Sendable {
     public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var number: Double? { if case .number(let n) = self, n.isFinite { return n }; return nil }
     public var string: String? { if case .string(let s) = self { return s }; return nil }
+}
 
+/// A pushed value as the house's lenient rules read it: a field of the wrong
+/// type counts as absent. A parsed `JSON` is one; so is `JSONBytes`, the push
+/// read where it lies, which `POST /face` uses so as to build no dictionary.
+public protocol PushedValue {
+    var isObject: Bool { get }
+    /// An object's member (the first, when a key repeats); nil when absent or not an object.
+    subscript(key: String) -> Self? { get }
+    var bool: Bool? { get }
+    /// A finite number.
+    var number: Double? { get }
+    var string: String? { get }
+    /// An array's elements, each made into a value or left out; nil when not an array.
+    func elements<T>(_ each: (Self) -> T?) -> [T]?
+}
+
+extension PushedValue {
     /// A non-empty string, cut to `limit` characters; empty counts as absent.
     public func words(limit: Int) -> String? {
         guard let s = string, !s.isEmpty else { return nil }
         return String(s.prefix(limit))
     }
+}
+
+extension JSON: PushedValue {
+    public var isObject: Bool { if case .object = self { return true }; return false }
+
+    public func elements<T>(_ each: (JSON) -> T?) -> [T]? { array?.compactMap(each) }
 }
 
 /// Why bytes are not JSON, in words that follow "… is not valid JSON: ".

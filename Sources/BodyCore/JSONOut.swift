@@ -16,6 +16,18 @@ public struct JSONOut {
 
     public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
+    /// Writes a document into the caller's buffer, emptied first and kept at
+    /// its capacity: an answer written at every request reuses one buffer
+    /// rather than allocating its own (issue 21). A buffer still shared (an
+    /// answer not yet let go) is copied on the first write, as any array is.
+    public static func write(into buffer: inout [UInt8], _ body: (inout JSONOut) -> Void) {
+        var out = JSONOut(capacity: 0)
+        swap(&out.bytes, &buffer)
+        out.bytes.removeAll(keepingCapacity: true)
+        body(&out)
+        swap(&out.bytes, &buffer)
+    }
+
     // MARK: containers
 
     public mutating func object(_ body: (inout JSONOut) -> Void) {
@@ -77,8 +89,8 @@ public struct JSONOut {
             digits(UInt64(abs(d)))
         } else {
             // The shortest digits that read back the same, as JSONEncoder
-            // writes them; one String for a number with a fraction.
-            bytes.append(contentsOf: d.description.utf8)
+            // writes them (`description`'s), with no String made.
+            ShortestDigits.append(d, to: &bytes)
         }
     }
 
@@ -173,4 +185,24 @@ public struct JSONOut {
         }
         bytes.append(UInt8(ascii: "\""))
     }
+}
+
+/// A Double's `description` written into bytes: `Double.write(to:)` hands
+/// its digits from a buffer of its own to `_writeASCII`, so a time with a
+/// fraction (`last_push`, every push) makes no String (issue 21). Should the
+/// standard library stop doing so, `write` gets a String: the same bytes, one
+/// allocation (JSONOutTests compares them with `description`).
+struct ShortestDigits: TextOutputStream {
+    var bytes: [UInt8]
+
+    static func append(_ d: Double, to out: inout [UInt8]) {
+        var sink = ShortestDigits(bytes: [])
+        swap(&sink.bytes, &out)
+        d.write(to: &sink)
+        swap(&sink.bytes, &out)
+    }
+
+    mutating func write(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
 }

@@ -11,8 +11,21 @@ struct JSONParser {
     private let b: [UInt8]
     private var i = 0
     private var depth = 0
+    /// False when the bytes are only checked (`JSONBytes.parse`): the same
+    /// walk and the same errors, with no value, dictionary or string built.
+    private let keep: Bool
 
-    init(_ bytes: [UInt8]) { b = bytes }
+    init(_ bytes: [UInt8], keep: Bool = true) {
+        b = bytes
+        self.keep = keep
+    }
+
+    /// A reader at `at` in bytes already checked, for one value's decoding (`JSONBytes`).
+    init(_ bytes: [UInt8], at: Int) {
+        b = bytes
+        i = at
+        keep = true
+    }
 
     mutating func document() throws(JSONParseError) -> JSON {
         space()
@@ -37,7 +50,7 @@ struct JSONParser {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
     }
 
-    private mutating func value() throws(JSONParseError) -> JSON {
+    mutating func value() throws(JSONParseError) -> JSON {
         guard i < b.count else { throw fail("the body ends where a value should be") }
         switch b[i] {
         case UInt8(ascii: "{"): return try object()
@@ -78,7 +91,7 @@ struct JSONParser {
             i += 1
             space()
             let v = try value()
-            if o[k] == nil { o[k] = v }
+            if keep, o[k] == nil { o[k] = v }
             space()
             guard i < b.count else { throw fail("the body ends inside an object") }
             if b[i] == UInt8(ascii: ",") {
@@ -109,7 +122,8 @@ struct JSONParser {
         if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; depth -= 1; return .array(a) }
         while true {
             space()
-            a.append(try value())
+            let v = try value()
+            if keep { a.append(v) }
             space()
             guard i < b.count else { throw fail("the body ends inside an array") }
             if b[i] == UInt8(ascii: ",") {
@@ -148,11 +162,16 @@ struct JSONParser {
     private func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
     private mutating func digits() { while i < b.count, isDigit(b[i]) { i += 1 } }
 
-    private mutating func string() throws(JSONParseError) -> String {
+    mutating func string() throws(JSONParseError) -> String {
         i += 1
         let start = i
         // The common case: no escapes, so the bytes are the string.
         while i < b.count, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\"), b[i] >= 0x20 { i += 1 }
+        if !keep, i < b.count, b[i] == UInt8(ascii: "\"") {
+            // Only checked: the whole text is UTF-8 already (`JSON.checkText`).
+            i += 1
+            return ""
+        }
         if i < b.count, b[i] == UInt8(ascii: "\"") {
             guard let s = String(validating: b[start..<i], as: UTF8.self) else { throw fail("a string that is not UTF-8") }
             i += 1

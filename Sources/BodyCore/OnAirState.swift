@@ -59,8 +59,10 @@ public struct OnAirState: Equatable, Sendable {
 
     /// Decodes the pushed onair object (DESIGN 4, in that order). nil means
     /// the push said nothing about the state: keep what the body had.
-    public static func from(_ pushed: JSON?) -> OnAirState? {
-        guard let pushed, pushed.object != nil else { return nil }
+    public static func from(_ pushed: JSON?) -> OnAirState? { read(pushed) }
+
+    static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> OnAirState? {
+        guard let pushed, pushed.isObject else { return nil }
         let since = pushed["since"]?.words(limit: Cut.since)
         let by = pushed["by"]?.words(limit: Cut.by)
         if let reason = pushed["unread"]?.words(limit: Cut.reason) ?? pushed["error"]?.words(limit: Cut.reason) {
@@ -88,7 +90,9 @@ public struct Answered: Equatable, Sendable {
         self.error = error
     }
 
-    public static func from(_ json: JSON?) -> Answered? {
+    public static func from(_ json: JSON?) -> Answered? { read(json) }
+
+    static func read<Pushed: PushedValue>(_ json: Pushed?) -> Answered? {
         guard let id = json?["id"]?.words(limit: 128) else { return nil }
         return Answered(id: id, error: json?["error"]?.words(limit: Cut.reason))
     }

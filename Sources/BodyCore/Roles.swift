@@ -39,3 +39,83 @@ public struct ButtonEdge: Equatable, Sendable {
         self.at = at
     }
 }
+
+/// A role kind a `RoleTable` is indexed by: each case's place in a fixed array.
+public protocol TableRole: CaseIterable, Hashable, Sendable {
+    /// 0 up to `RoleTable.capacity`: the case's place among its cases.
+    var slot: Int { get }
+}
+
+extension OutputRole: TableRole {
+    public var slot: Int {
+        switch self {
+        case .lamp: 0
+        case .armedLED: 1
+        case .eyeLED: 2
+        }
+    }
+}
+
+extension ButtonRole: TableRole {
+    public var slot: Int {
+        switch self {
+        case .onair: 0
+        case .wrapup: 1
+        case .kill: 2
+        case .camera: 3
+        }
+    }
+}
+
+/// At most one value a role, kept in a fixed inline array indexed by the
+/// role (`slot`): no hashing and no heap storage, so what the status
+/// document says of each line and button is had at every request without
+/// allocating (a dictionary there was five allocations a request, issue 21).
+public struct RoleTable<Role: TableRole, Value> {
+    /// Room for the largest role kind (ButtonRole's four).
+    public static var capacity: Int { 4 }
+
+    private var slots = InlineArray<4, Value?>(repeating: nil)
+
+    public init() {}
+
+    public init(_ values: [Role: Value]) {
+        for (role, value) in values { slots[role.slot] = value }
+    }
+
+    public subscript(role: Role) -> Value? {
+        get { slots[role.slot] }
+        set { slots[role.slot] = newValue }
+    }
+
+    /// How many roles hold a value.
+    public var count: Int {
+        var n = 0
+        for i in slots.indices where slots[i] != nil { n += 1 }
+        return n
+    }
+
+    /// Whether every role in `other`'s places holds a value here and the two say the same.
+    public func elementsEqual(_ other: RoleTable, by same: (Value, Value) -> Bool) -> Bool {
+        for i in slots.indices {
+            switch (slots[i], other.slots[i]) {
+            case (nil, nil): continue
+            case (let a?, let b?): if !same(a, b) { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+}
+
+extension RoleTable: Sendable where Value: Sendable {}
+
+extension RoleTable: Equatable where Value: Equatable {
+    public static func == (a: RoleTable, b: RoleTable) -> Bool { a.elementsEqual(b, by: ==) }
+}
+
+extension RoleTable: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (Role, Value)...) {
+        for (role, value) in elements { slots[role.slot] = value }
+    }
+}

@@ -119,10 +119,12 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
 }
 
 /// What the status document needs from outside the core: the adapters' word.
+/// Each line's and button's in a `RoleTable`: built at every request, so no dictionary.
 public struct StatusExtras: Equatable, Sendable {
-    /// nil for a role whose level is unknown.
-    public var lines: [OutputRole: Bool?]
-    public var held: [ButtonRole: (held: Bool, stuck: Bool)]
+    /// The board's output roles; nil for a role whose level is unknown.
+    public var lines: RoleTable<OutputRole, Bool?>
+    /// The board's buttons.
+    public var held: RoleTable<ButtonRole, (held: Bool, stuck: Bool)>
     public var location: StatusDocument.Where
     public var previewRunning: Bool
     public var previewWords: String
@@ -131,10 +133,10 @@ public struct StatusExtras: Equatable, Sendable {
     public static func == (a: StatusExtras, b: StatusExtras) -> Bool {
         a.lines == b.lines && a.location == b.location && a.previewRunning == b.previewRunning
             && a.previewWords == b.previewWords && a.board == b.board
-            && a.held.mapValues { [$0.held, $0.stuck] } == b.held.mapValues { [$0.held, $0.stuck] }
+            && a.held.elementsEqual(b.held, by: ==)
     }
 
-    public init(lines: [OutputRole: Bool?], held: [ButtonRole: (held: Bool, stuck: Bool)],
+    public init(lines: RoleTable<OutputRole, Bool?>, held: RoleTable<ButtonRole, (held: Bool, stuck: Bool)>,
                 location: StatusDocument.Where, previewRunning: Bool, previewWords: String,
                 board: StatusDocument.Board) {
         self.lines = lines
@@ -178,6 +180,9 @@ extension StatusDocument {
     /// the keys, an array, at every document).
     static let buttonNames = ButtonRole.allCases.map(\.rawValue).sorted(by: JSONOut.byteOrder)
     static let lineNames = OutputRole.allCases.map(\.rawValue).sorted(by: JSONOut.byteOrder)
+    /// The roles themselves in that order, for the document written straight (`Body.writeStatus`).
+    static let buttonsInByteOrder = ButtonRole.allCases.sorted { JSONOut.byteOrder($0.rawValue, $1.rawValue) }
+    static let linesInByteOrder = OutputRole.allCases.sorted { JSONOut.byteOrder($0.rawValue, $1.rawValue) }
 
     /// A dictionary's keys in byte order: the roles' names when it holds
     /// exactly those (a body's document always does), else its keys sorted.

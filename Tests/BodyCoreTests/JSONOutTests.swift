@@ -51,6 +51,99 @@ struct JSONOutTests {
         #expect(BodyJSON.encode(doc) == (try encoder(doc)))
     }
 
+    /// Bodies in several states, each with extras that vary what the adapters say.
+    static func states() throws -> [(String, Body, Moment, StatusExtras)] {
+        var out: [(String, Body, Moment, StatusExtras)] = []
+        var full = quietExtras
+        full.lines = [.lamp: true, .armedLED: nil, .eyeLED: false]
+        full.held = [.onair: (held: true, stuck: false), .wrapup: (held: false, stuck: false),
+                     .kill: (held: false, stuck: true), .camera: (held: false, stuck: false)]
+        full.previewRunning = true
+        full.previewWords = "running: YUYV 640x480 @15 (encoded)"
+        full.location = .init(allowed: true, watching: true, clockSynchronised: false, clockBehindReceiver: 7200.25)
+        full.board = .init(kind: "/usr/local/share/studio-body/board/raspberrypi.conf", ok: false, problem: awkward)
+        var none = quietExtras
+        none.lines = [:]
+        none.held = [:]
+
+        let start = studio(at: 100)
+        out.append(("at start", start, Moment(100), quietExtras))
+        out.append(("at start, every line and button", start, Moment(100), full))
+        out.append(("at start, no lines nor buttons", start, Moment(100), none))
+
+        var live = studio(at: 100)
+        try live.face(#"{"onair":{"on":true,"phase":"solo-play","since":"2026-11-04T17:50:00Z","by":"dad"},"eyes":{"open":true,"until":1764500400.123456,"why":"Dad's \"tap\"","mode":"broadcast","red":true,"names":["studio camera","front door"]}}"#, at: 100.125)
+        out.append(("live, eyes open", live, Moment(mono: 101.5, wall: 1_764_500_101.987654, synchronised: false), full))
+        var armed = live
+        armed.wire(.onair, down: false, at: 100)
+        _ = armed.tapLine(.onair, at: 102)
+        out.append(("on air armed", armed, Moment(102.5), full))
+        var asking = armed
+        _ = asking.tapLine(.onair, at: 103)
+        _ = asking.tap(.kill, at: 103.2)
+        _ = asking.tap(.kill, at: 103.4, id: "k1")
+        out.append(("asking, the kill asking", asking, Moment(103.5), full))
+        var refused = asking
+        try refused.face(#"{"onair":{"answered":{"id":"r1","error":"the mixer said no"}}}"#, at: 104)
+        out.append(("a request refused", refused, Moment(104.5), quietExtras))
+        var silent = studio(at: 100)
+        try silent.face(#"{"onair":{"on":false}}"#, at: 100)
+        _ = silent.poll(after: 0, at: Moment(100.5))
+        _ = silent.tick(at: Moment(170))
+        out.append(("Oriel silent", silent, Moment(170), none))
+        return out
+    }
+
+    @Test("the status document written straight is the encoded document's bytes, state by state")
+    func writtenStraight() throws {
+        var buffer: [UInt8] = []
+        for (name, body, now, extras) in try Self.states() {
+            let doc = body.status(at: now, extras)
+            JSONOut.write(into: &buffer) { body.writeStatus(at: now, extras, to: &$0) }
+            #expect(String(decoding: buffer, as: UTF8.self) == String(decoding: try encoder(doc), as: UTF8.self), "\(name)")
+            #expect(buffer == BodyJSON.encode(doc), "\(name)")
+        }
+    }
+
+    @Test("a buffer written into again is emptied first and keeps its storage")
+    func reused() {
+        var buffer: [UInt8] = []
+        JSONOut.write(into: &buffer) { $0.array { a in for i in 0..<100 { a.number(UInt64(i)) } } }
+        let first = buffer.withUnsafeBufferPointer { $0.baseAddress }
+        JSONOut.write(into: &buffer) { $0.object { o in o.field("a"); o.bool(true) } }
+        #expect(String(decoding: buffer, as: UTF8.self) == #"{"a":true}"#)
+        #expect(buffer.withUnsafeBufferPointer { $0.baseAddress } == first)
+        // Still shared (an answer not let go yet): the other holder keeps its bytes.
+        let held = buffer
+        JSONOut.write(into: &buffer) { $0.null() }
+        #expect(held == Array(#"{"a":true}"#.utf8))
+        #expect(buffer == Array("null".utf8))
+    }
+
+    @Test("a number with a fraction is written as description writes it", arguments: [0, 1, 2, 3])
+    func shortestDigits(seed: UInt64) throws {
+        var values: [Double] = [0.1, 1e-5, 1e-4, 1e300, 4.9e-324, -0.25, 1e16, 123456.789, 2.5e-7, .greatestFiniteMagnitude,
+                                1_796_131_442.123456, 1_764_500_101.987654, -1_764_500_101.5]
+        var state = seed &+ 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<5000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(Double(bitPattern: state))
+            values.append(Double(state >> 11) / Double(1 << 53) * 2e9)
+        }
+        for d in values where d.isFinite {
+            var out = JSONOut()
+            out.number(d)
+            let text = String(decoding: out.bytes, as: UTF8.self)
+            if d == d.rounded(.towardZero), abs(d) < 9.007_199_254_740_992e15 { continue }
+            #expect(text == d.description)
+        }
+        #expect(String(decoding: try encoder([1_796_131_442.123456, -2.5e-7]), as: UTF8.self) == {
+            var out = JSONOut()
+            out.array { a in a.number(1_796_131_442.123456); a.number(-2.5e-7) }
+            return String(decoding: out.bytes, as: UTF8.self)
+        }())
+    }
+
     @Test("JSON values: nested objects in byte order, arrays, numbers")
     func values() throws {
         let v: JSON = .object(["seq": .number(1_796_131_442_924), "kind": .string("onair"), "on": .bool(true),

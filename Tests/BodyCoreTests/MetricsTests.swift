@@ -108,9 +108,18 @@ struct MetricsTests {
         m.answered(status: 200)
         m.answered(status: 200)
         m.whereAnswered(asked: 110, answered: 112)
-        let text = m.text(name: "Studio \"A\"", version: "0.9.0", MetricsGauges(
-            onAir: "asking", orielSilent: false, boardOK: true, previewRunning: false, whereWatching: true, waitingPolls: 2))
+        let gauges = MetricsGauges(
+            onAir: "asking", orielSilent: false, boardOK: true, previewRunning: false, whereWatching: true, waitingPolls: 2)
+        let text = m.text(name: "Studio \"A\"", version: "0.9.0", gauges)
         #expect(text == wholeTextExpected)
+        // Written into a buffer the agent keeps: the same text, the same storage the next time.
+        var buffer: [UInt8] = []
+        m.write(name: "Studio \"A\"", version: "0.9.0", gauges, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == wholeTextExpected)
+        let storage = buffer.withUnsafeBufferPointer { $0.baseAddress }
+        m.write(name: "Studio \"A\"", version: "0.9.0", gauges, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self) == wholeTextExpected)
+        #expect(buffer.withUnsafeBufferPointer { $0.baseAddress } == storage)
     }
 
     @Test("an On Air word the state set does not list still shows, alone at 1")

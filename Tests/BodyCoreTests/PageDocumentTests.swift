@@ -6,7 +6,7 @@ struct PageDocumentTests {
     func page(_ body: Body, at t: Double, lines: [OutputRole: Bool?] = [.lamp: false, .armedLED: false, .eyeLED: false],
               log: LogLines = LogLines(capacity: 3)) -> PageDocument {
         var extras = quietExtras
-        extras.lines = lines
+        extras.lines = RoleTable(lines)
         let indicators = body.indicators(at: Moment(t))
         return PageDocument(status: body.status(at: Moment(t), extras), name: "studio", version: "1.2.3", sim: true,
                             patterns: Dictionary(uniqueKeysWithValues: OutputRole.allCases.map { ($0, indicators.driving($0)) }),

@@ -15,7 +15,7 @@ public final class PreviewService: @unchecked Sendable {
     private let fps: Int
     private let log: (String) -> Void
 
-    private var camera: Camera?
+    private var camera: Camera? { didSet { words = Self.words(camera, stoppedWhy) } }
     private var encoder: FrameEncoder?
     /// Counts camera opens: a JPEG the worker finishes after a stop is dropped.
     private var opening = 0
@@ -25,7 +25,7 @@ public final class PreviewService: @unchecked Sendable {
     private var waiting: [UInt64: (reply: HTTPReply, timer: EventLoop.TimerID)] = [:]
     private var nextWaiting: UInt64 = 0
     /// Why the preview is not running, in words (what `words` says after "stopped: ").
-    public private(set) var stoppedWhy: String
+    public private(set) var stoppedWhy: String { didSet { words = Self.words(camera, stoppedWhy) } }
     /// Wakeups in a row that brought no frame: a descriptor that keeps saying
     /// "readable" without frames must not spin the loop.
     private var idleWakeups = 0
@@ -54,6 +54,7 @@ public final class PreviewService: @unchecked Sendable {
         self.fps = fps
         self.log = log
         stoppedWhy = device == nil ? "no camera configured" : "the eyes are closed"
+        words = Self.words(nil, stoppedWhy)
     }
 
     // Releases the device without telling anyone: the owner is going away too.
@@ -67,7 +68,11 @@ public final class PreviewService: @unchecked Sendable {
 
     /// "running: YUYV 640x480 @15 (encoded)", "stopped: closed by Oriel",
     /// "stopped: camera unplugged (/dev/video0)", "stopped: no camera configured".
-    public var words: String {
+    /// Kept as the camera and the reason change, not made at every read: the
+    /// status document says it at every request (issue 21).
+    public private(set) var words: String
+
+    private static func words(_ camera: Camera?, _ stoppedWhy: String) -> String {
         if let camera { return "running: \(camera.format)" }
         return "stopped: \(stoppedWhy)"
     }

@@ -1,0 +1,146 @@
+/// A JSON value read where it lies in the bytes it came in: the push on
+/// every `POST /face` is checked whole (`parse`, the same errors as
+/// `JSON.parse`), and then each field the house reads is found by walking
+/// the bytes, so no dictionary or array of values is built for a push
+/// (issue 21: two dictionaries and a String a push). A string is made only
+/// for a field read as one.
+public struct JSONBytes: Sendable {
+    private let b: [UInt8]
+    /// The value's first byte.
+    private let at: Int
+
+    /// Checks the bytes as `JSON.parse` does, building nothing: refused with
+    /// the same words, taken as the document's top value.
+    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONBytes {
+        try JSON.checkText(bytes)
+        var parser = JSONParser(bytes, keep: false)
+        _ = try parser.document()
+        var first = 0
+        while isSpace(bytes[first]) { first += 1 }
+        return JSONBytes(b: bytes, at: first)
+    }
+
+    private init(b: [UInt8], at: Int) {
+        self.b = b
+        self.at = at
+    }
+
+    /// The value as `JSON.parse` would have made it (for a test, or a reader that needs it whole).
+    public var json: JSON {
+        var parser = JSONParser(b, at: at)
+        return (try? parser.value()) ?? .null
+    }
+
+    // The walk: the bytes were checked, so it trusts the grammar.
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+
+    private func skipSpace(_ i: inout Int) {
+        while i < b.count, Self.isSpace(b[i]) { i += 1 }
+    }
+
+    /// From a string's opening quote to just past its closing one.
+    private func skipString(_ i: inout Int) {
+        i += 1
+        while b[i] != UInt8(ascii: "\"") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
+        i += 1
+    }
+
+    /// From a value's first byte to just past its last.
+    private func skipValue(_ i: inout Int) {
+        switch b[i] {
+        case UInt8(ascii: "\""):
+            skipString(&i)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            repeat {
+                switch b[i] {
+                case UInt8(ascii: "\""): skipString(&i); continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+                i += 1
+            } while depth > 0
+        default:
+            // A number or a word: up to the next delimiter.
+            while i < b.count, !Self.isSpace(b[i]), b[i] != UInt8(ascii: ","), b[i] != UInt8(ascii: "}"),
+                  b[i] != UInt8(ascii: "]") { i += 1 }
+        }
+    }
+
+    /// Whether the key whose opening quote is at `start` (closing quote at `end`) is `key`,
+    /// by String equality as a dictionary's lookup: a plain ASCII key compares byte by byte.
+    private func key(from start: Int, to end: Int, is key: String) -> Bool {
+        let raw = b[(start + 1)..<end]
+        if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
+            return raw.elementsEqual(key.utf8)
+        }
+        var parser = JSONParser(b, at: start)
+        return (try? parser.string()) == key
+    }
+}
+
+extension JSONBytes: PushedValue {
+    public var isObject: Bool { b[at] == UInt8(ascii: "{") }
+
+    public subscript(key: String) -> JSONBytes? {
+        guard isObject else { return nil }
+        var i = at + 1
+        skipSpace(&i)
+        guard b[i] != UInt8(ascii: "}") else { return nil }
+        while true {
+            let start = i
+            skipString(&i)
+            let matches = self.key(from: start, to: i - 1, is: key)
+            skipSpace(&i)
+            i += 1  // the colon
+            skipSpace(&i)
+            if matches { return JSONBytes(b: b, at: i) }
+            skipValue(&i)
+            skipSpace(&i)
+            guard b[i] == UInt8(ascii: ",") else { return nil }
+            i += 1
+            skipSpace(&i)
+        }
+    }
+
+    public var bool: Bool? {
+        switch b[at] {
+        case UInt8(ascii: "t"): true
+        case UInt8(ascii: "f"): false
+        default: nil
+        }
+    }
+
+    public var number: Double? {
+        guard b[at] == UInt8(ascii: "-") || (b[at] >= 0x30 && b[at] <= 0x39) else { return nil }
+        var end = at
+        skipValue(&end)
+        // As the parser read it (a short number is a String kept inline, no allocation).
+        guard let d = Double(String(decoding: b[at..<end], as: UTF8.self)), d.isFinite else { return nil }
+        return d
+    }
+
+    public var string: String? {
+        guard b[at] == UInt8(ascii: "\"") else { return nil }
+        var parser = JSONParser(b, at: at)
+        return try? parser.string()
+    }
+
+    public func elements<T>(_ each: (JSONBytes) -> T?) -> [T]? {
+        guard b[at] == UInt8(ascii: "[") else { return nil }
+        var out: [T] = []
+        var i = at + 1
+        skipSpace(&i)
+        guard b[i] != UInt8(ascii: "]") else { return out }
+        while true {
+            if let v = each(JSONBytes(b: b, at: i)) { out.append(v) }
+            skipValue(&i)
+            skipSpace(&i)
+            guard b[i] == UInt8(ascii: ",") else { return out }
+            i += 1
+            skipSpace(&i)
+        }
+    }
+}
