@@ -156,7 +156,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seconds", type=int, default=5)
-    p.add_argument("--paths", default="status", help="any of status,push,press (comma-separated)")
+    p.add_argument("--paths", default=",".join(PATHS), help="some of status,push,press (comma-separated; all by default)")
     p.add_argument("--presses", type=int, default=10, help="two-press rounds counted a round and program")
     a = p.parse_args()
     paths = [x for x in a.paths.split(",") if x]
