@@ -89,13 +89,14 @@ class Connection:
     head and a body in two segments make the server read twice, which would
     count as the request's own (http.client sends them apart)."""
 
-    def __init__(self, port):
+    def __init__(self, port, token=None):
+        self.token = token or TOKEN
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=15)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buf = b""
 
     def ask(self, method, path, body=None):
-        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {TOKEN}\r\n"
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {self.token}\r\n"
         if body is not None:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         self.sock.sendall(head.encode() + b"\r\n" + (body or b""))

@@ -1,10 +1,28 @@
 #!/usr/bin/python3
-"""GET /status on the host, native CPU, no VM: the C reference (bench/reference.c,
---lamp none) and the body's release binary (the sim board), alternating, N rounds.
-Per round and program: wrk -t1 -c16 and -c4 requests/s, and the program's CPU per
-request (utime + stime from /proc/PID/stat over the -c16 run). Not a test.
+"""The program's CPU per request on the host, native CPU, no VM (issue 21): the C
+reference (bench/reference.c, --lamp none) and the body's release binary (the sim
+board), alternating, N rounds, each program started afresh a round. Not a test.
 
-  python3 bench/host-status.py [--rounds 3] [--seconds 5]
+  status  GET /status: wrk -t1 -c16 and -c4 requests/s, and CPU per request
+          (utime + stime from /proc/PID/stat over the -c16 run).
+  push    POST /face, {"onair":{"on":true,"phase":"live"}} and on:false in turn (what
+          bench/alloc.py pushes; a wrk Lua script): wrk -t1 -c16 requests/s and CPU
+          per request, as for status.
+  press   POST /sim/press?button=kill&presses=2&gap=0.45 and the waiting
+          GET /ears?after=N&wait=4 its confirming second press answers, through each
+          program's simulated line (edges on a timerfd, a read of the line at the
+          10 ms window's end). A two-press takes real time, so this is CPU per round,
+          not per request: rounds back to back on one kept-alive connection, each from
+          the press until the last edge (the second release) is settled, so a round
+          holds both requests, the four edges, their four confirmations and whatever
+          else the program did meanwhile (--presses rounds after 2 to warm up); its CPU
+          a second while idle is printed beside it. CPU from each thread's
+          /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts 10 ms
+          ticks, coarser than a round). The body's kill is settled after
+          each round by a push of {"eyes":{"red":false}}, outside the count (the
+          reference has no kill); a round whose press a late loop lost is made again.
+
+  python3 bench/host-status.py [--rounds 3] [--seconds 5] [--paths status,push,press] [--presses 10]
 Builds the reference with cc and the body with `make build` (.build/release/studio-body).
 """
 import argparse
@@ -17,8 +35,19 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no bench/__pycache__ from the import
+from alloc import Connection  # noqa: E402  (one send() a request, as the counts have it)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOKEN = "bench-token-0123456789abcdef"
+PATHS = ["status", "push", "press"]
+FACES = ['{"onair":{"on":true,"phase":"live"}}', '{"onair":{"on":false,"phase":"live"}}']
+GAP = 0.45
+# After /ears is answered (the second press confirmed), its release comes at
+# down + 0.1 s and is confirmed 10 ms later: wait past both before the round ends.
+SETTLE = 0.15
+IDLE = 2.0
 
 
 def cpu(pid):
@@ -26,14 +55,43 @@ def cpu(pid):
     return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(port, seconds, connections):
-    out = subprocess.run(["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-H", f"Authorization: Bearer {TOKEN}",
-                          f"http://127.0.0.1:{port}/status"], capture_output=True, text=True).stdout
+def threads_cpu(pid):
+    """Every thread's run time (s) by thread id, to the nanosecond."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            out[tid] = int(open(f"/proc/{pid}/task/{tid}/schedstat").read().split()[0]) / 1e9
+        except OSError:
+            pass  # the thread ended as it was read
+    return out
+
+
+def wrk(port, seconds, connections, path="/status", script=None):
+    argv = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "-H", f"Authorization: Bearer {TOKEN}"]
+    argv += ["-s", script] if script else []
+    out = subprocess.run(argv + [f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     n = int(re.search(r"(\d+) requests in", out).group(1))
     if re.search(r"Non-2xx", out):
         raise RuntimeError(out)
     return rps, n
+
+
+def push_script(work):
+    """A wrk script that pushes FACES in turn (its Lua state is one thread's, -t1)."""
+    path = os.path.join(work, "push.lua")
+    faces = ", ".join("'" + f + "'" for f in FACES)
+    with open(path, "w") as f:
+        f.write(f"""local faces, reqs, i = {{{faces}}}, {{}}, 0
+init = function(args)
+  for k, body in ipairs(faces) do
+    reqs[k] = wrk.format("POST", "/face", {{["Authorization"] = "Bearer {TOKEN}",
+                                           ["Content-Type"] = "application/json"}}, body)
+  end
+end
+request = function() i = i % 2 + 1; return reqs[i] end
+""")
+    return path
 
 
 def serve(argv, port):
@@ -48,11 +106,63 @@ def serve(argv, port):
     raise RuntimeError(f"{argv[0]} did not answer")
 
 
+def next_item(doc):
+    return int(re.search(rb'"next":(\d+)', doc).group(1))
+
+
+def press_rounds(proc, port, is_body, rounds, warm=2):
+    """CPU (µs) of each counted two-press round, how many were lost and made again,
+    the CPU (µs) a second while idle just before, and a round's mean length (s)."""
+    conn = Connection(port, TOKEN)
+    conn.ask("POST", "/face", b'{"onair":{"on":false}}')  # after the push: the lamp off, as at the start
+    nxt = next_item(conn.ask("GET", "/ears?wait=0"))
+    time.sleep(SETTLE)
+    # What the program spends doing nothing, which a round's half second holds too.
+    tids, a = set(threads_cpu(proc.pid)), threads_cpu(proc.pid)
+    time.sleep(IDLE)
+    idle = sum(v - a.get(t, 0) for t, v in threads_cpu(proc.pid).items()) / IDLE * 1e6
+    per, wall, lost, done = [], [], 0, 0
+    while done < warm + rounds:
+        before, t0 = threads_cpu(proc.pid), time.monotonic()
+        conn.ask("POST", f"/sim/press?button=kill&presses=2&gap={GAP}")
+        got = conn.ask("GET", f"/ears?after={nxt}&wait=4")
+        time.sleep(SETTLE)
+        after, t1 = threads_cpu(proc.pid), time.monotonic()
+        if b'"items":[]' in got:
+            # As bench/alloc.py: a press a late loop lost (only a loaded machine
+            # does this); the arming runs out, the round is made again.
+            lost += 1
+            if lost > 5:
+                raise RuntimeError(f"{lost} two-presses asked nothing: {got[:300]!r}")
+            time.sleep(5.5)
+            nxt = next_item(conn.ask("GET", "/ears?wait=0"))
+            continue
+        nxt = next_item(got)
+        if set(after) != set(before) or set(after) != tids:
+            raise RuntimeError(f"threads came or went during a press round ({sorted(tids)} -> {sorted(after)}): "
+                               "an ended thread's time would be lost")
+        if done >= warm:
+            per.append(sum(after[t] - before[t] for t in after) * 1e6)
+            wall.append(t1 - t0)
+        done += 1
+        if is_body:
+            conn.ask("POST", "/face", b'{"eyes":{"red":false}}')  # the kill settled, outside the count
+            time.sleep(0.02)  # and its answer's tail (the log line) too
+    conn.close()
+    return per, lost, idle, sum(wall) / len(wall)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seconds", type=int, default=5)
+    p.add_argument("--paths", default=",".join(PATHS), help="some of status,push,press (comma-separated; all by default)")
+    p.add_argument("--presses", type=int, default=10, help="two-press rounds counted a round and program")
     a = p.parse_args()
+    paths = [x for x in a.paths.split(",") if x]
+    if not paths or any(x not in PATHS for x in paths):
+        raise RuntimeError(f"--paths: want some of {','.join(PATHS)}, got {a.paths!r}")
+    load0 = open("/proc/loadavg").read().strip()
     env = dict(os.environ, PATH="/opt/swift/usr/bin:" + os.environ.get("PATH", ""))
     subprocess.run(["make", "--no-print-directory", "build"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, env=env)
     work = tempfile.mkdtemp(prefix="studio-body-host-status-")
@@ -68,32 +178,60 @@ def main():
         # Plain HTTP, as the reference speaks (tls = no).
         f.write(f"[body]\nname = bench\ntls = no\nlisten = 127.0.0.1:8795\ntoken-file = {token}\nannounce = no\n"
                 f"[oriel]\nsilence = 600s\n[board]\nfile = sim\n")
+    script = push_script(work)
     body = os.path.join(ROOT, ".build", "release", "studio-body")
     _, size = serve_stop([body, "--config", conf], 8795)
     progs = {"reference": [ref, "--port", "8796", "--token-file", token, "--lamp", "none", "--status-bytes", str(size)],
              "body": [body, "--config", conf]}
     ports = {"reference": 8796, "body": 8795}
-    rows = {k: [] for k in progs}
+    rows = {k: {x: [] for x in PATHS} for k in progs}
+    lost = {k: 0 for k in progs}
+    print(f"paths {','.join(paths)}; host load at the start: {load0}", flush=True)
     for r in range(a.rounds):
         for name, argv in progs.items():
             proc, _ = serve(argv, ports[name])
             try:
-                c0 = cpu(proc.pid)
-                rps16, n = wrk(ports[name], a.seconds, 16)
-                us = (cpu(proc.pid) - c0) / n * 1e6
-                rps4, _ = wrk(ports[name], a.seconds, 4)
+                if "status" in paths:
+                    c0 = cpu(proc.pid)
+                    rps16, n = wrk(ports[name], a.seconds, 16)
+                    us = (cpu(proc.pid) - c0) / n * 1e6
+                    rps4, _ = wrk(ports[name], a.seconds, 4)
+                    rows[name]["status"].append((rps16, rps4, us))
+                    print(f"round {r + 1} {name}: -c16 {rps16:,.0f}/s, -c4 {rps4:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
+                if "push" in paths:
+                    c0 = cpu(proc.pid)
+                    rps16, n = wrk(ports[name], a.seconds, 16, "/face", script)
+                    us = (cpu(proc.pid) - c0) / n * 1e6
+                    rows[name]["push"].append((rps16, us))
+                    print(f"round {r + 1} {name} push: -c16 {rps16:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
+                if "press" in paths:
+                    per, l, idle, secs = press_rounds(proc, ports[name], name == "body", a.presses)
+                    lost[name] += l
+                    us = sum(per) / len(per)
+                    rows[name]["press"].append((us, idle))
+                    print(f"round {r + 1} {name} press: {len(per)} two-press rounds of {secs:.2f} s, {us:.1f} µs CPU a round "
+                          f"(each {min(per):.0f}-{max(per):.0f}){f', {l} lost and made again' if l else ''}; "
+                          f"idle before, {idle:.1f} µs CPU a second", flush=True)
             finally:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(10)
-            rows[name].append((rps16, rps4, us))
-            print(f"round {r + 1} {name}: -c16 {rps16:,.0f}/s, -c4 {rps4:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
     med = lambda xs: sorted(xs)[len(xs) // 2]
     print(f"\n{a.rounds} rounds alternating, {size}-byte /status, host load {open('/proc/loadavg').read().split()[0]} at the end")
     print("| figure | C reference | body | body / reference |\n| --- | --- | --- | --- |")
-    for i, words in [(0, "`GET /status`, wrk -t1 -c16, requests/s (median)"), (1, "the same, -c4"),
-                     (2, "CPU per request, -c16 (median), µs")]:
-        x, y = med([v[i] for v in rows["reference"]]), med([v[i] for v in rows["body"]])
-        print(f"| {words} | {x:,.1f} | {y:,.1f} | {y / x:.2f}x |")
+    figures = {"status": [(0, "`GET /status`, wrk -t1 -c16, requests/s (median)"), (1, "the same, -c4"),
+                          (2, "CPU per request, -c16 (median), µs")],
+               "push": [(0, "`POST /face` (onair on/off in turn, phase live), wrk -t1 -c16, requests/s (median)"),
+                        (1, "CPU per push, -c16 (median), µs")],
+               "press": [(0, f"CPU per press round (`POST /sim/press` two-press, gap {GAP} s, + the waiting `GET /ears`; "
+                             f"{a.presses} rounds back to back, median of the means), µs"),
+                         (1, f"CPU a second while idle ({IDLE:g} s before the presses, which a round's real time holds too), µs")]}
+    for path in paths:
+        for i, words in figures[path]:
+            x, y = med([v[i] for v in rows["reference"][path]]), med([v[i] for v in rows["body"][path]])
+            print(f"| {words} | {x:,.1f} | {y:,.1f} | {f'{y / x:.2f}x' if x else '-'} |")
+    if any(lost.values()):
+        print(f"press rounds lost to a late loop and made again: {lost}")
+    print(f"host load at the end: {open('/proc/loadavg').read().strip()}")
 
 
 def serve_stop(argv, port):
