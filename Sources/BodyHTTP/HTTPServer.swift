@@ -38,6 +38,8 @@ public final class HTTPServer {
     var startMessages: [String]? = []
     /// Every request between its head and its completion.
     var live: [ObjectIdentifier: Exchange] = [:]
+    /// The header and query strings of the last completed request, for the next (RequestReading).
+    var spareFields = (headers: HTTPFields(), query: HTTPFields())
     var stopping = false
     /// The next "internal error" MHD reports is the refusal of a client that hung up.
     var quietRefusal = false

@@ -29,9 +29,9 @@ struct MHDCalls {
     var socket: (_ connection: OpaquePointer) -> Int32
     /// The client's address as text, "" when unknown. The C function is `MHD_get_connection_info`.
     var clientAddress: (_ connection: OpaquePointer) -> String
-    /// A request's header lines or query arguments, in order, as MHD parsed
-    /// them. The C function is `MHD_get_connection_values`.
-    var values: (_ connection: OpaquePointer, _ kind: ValueKind) -> [(String, String)]
+    /// Adds a request's header lines or query arguments to `fields`, in
+    /// order, as MHD parsed them. The C function is `MHD_get_connection_values`.
+    var values: (_ connection: OpaquePointer, _ kind: ValueKind, _ fields: inout HTTPFields) -> Void
     /// MHD stops watching the connection until `resume`. The C function is `MHD_suspend_connection`.
     var suspend: (_ connection: OpaquePointer) -> Void
     /// MHD watches the connection again from its next run. The C function is `MHD_resume_connection`.
@@ -85,9 +85,11 @@ struct MHDCalls {
             boundPort: { daemon in body_mhd_bound_port(daemon.handle) },
             socket: { connection in body_mhd_connection_fd(connection) },
             clientAddress: { connection in
-                var text = [CChar](repeating: 0, count: 64)
-                body_mhd_client_address(connection, &text, text.count)
-                return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                // On the stack: an array here was an allocation a request (issue 21).
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
+                    body_mhd_client_address(connection, text.baseAddress!, text.count)  // always NUL-terminated
+                    return String(cString: text.baseAddress!)
+                }
             },
             values: valuesLive,
             suspend: { connection in MHD_suspend_connection(connection) },
@@ -179,18 +181,21 @@ private func queueLive(_ connection: OpaquePointer, _ status: Int, _ response: O
     return MHD_queue_response(connection, UInt32(clamping: status), response) == .YES ? .queued : .notQueued
 }
 
-/// Collects MHD's pairs for `valuesLive`.
-private final class Pairs { var list: [(String, String)] = [] }
+/// `withCString`, not a String passed as a C string: that conversion copies
+/// a short string into an array of its own, an allocation a header.
+private func addHeader(_ response: OpaquePointer, _ name: String, _ value: String) {
+    name.withCString { name in value.withCString { value in _ = MHD_add_response_header(response, name, value) } }
+}
 
-private func valuesLive(_ connection: OpaquePointer, _ kind: MHDCalls.ValueKind) -> [(String, String)] {
-    let pairs = Pairs()
-    _ = MHD_get_connection_values(connection, kind == .header ? .HEADER_KIND : .GET_ARGUMENT_KIND, { cls, _, key, value in
-        guard let cls, let key else { return .YES }
-        Unmanaged<Pairs>.fromOpaque(cls).takeUnretainedValue().list
-            .append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-        return .YES
-    }, Unmanaged.passUnretained(pairs).toOpaque())
-    return pairs.list
+private func valuesLive(_ connection: OpaquePointer, _ kind: MHDCalls.ValueKind, _ fields: inout HTTPFields) {
+    // The callback's context is `fields`, for the length of this call only.
+    _ = withUnsafeMutablePointer(to: &fields) { fields in
+        MHD_get_connection_values(connection, kind == .header ? .HEADER_KIND : .GET_ARGUMENT_KIND, { cls, kind, key, value in
+            guard let cls, let key else { return .YES }
+            cls.assumingMemoryBound(to: HTTPFields.self).pointee.add(key, value, kind == .HEADER_KIND ? .header : .query)
+            return .YES
+        }, fields)
+    }
 }
 
 /// `MHD_CONTENT_READER_END_OF_STREAM` and `_END_WITH_ERROR`, cast macros Swift does not import.

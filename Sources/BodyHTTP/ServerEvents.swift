@@ -33,6 +33,7 @@ extension HTTPServer {
         live.removeValue(forKey: ObjectIdentifier(exchange))
         _ = perform(exchange.state.completed(ok: ok, daemonShutdown: daemonShutdown), exchange)
         exchange.finish()
+        recycleFields(exchange)
     }
 
     func opened(_ connection: OpaquePointer) {
