@@ -2,7 +2,7 @@
 /// read, the reply its handler holds, and its `ExchangeState`. MHD's
 /// per-request pointer holds it (MHDCalls). What its state asks for is
 /// carried out by the server's `perform`.
-final class Exchange {
+final class Exchange: Waking {
     /// MHD's connection; nil once MHD completed the request (or the server
     /// stopped), so nothing is ever asked of a connection that is gone.
     private(set) var connection: OpaquePointer?
@@ -65,4 +65,12 @@ final class Exchange {
         stream = nil
         reply.close()
     }
+}
+
+/// What a reply or a stream wakes when it has something for the server: its
+/// exchange (in a test, a counter). Held unowned rather than as a closure that
+/// captures the exchange: such a closure was an allocation a request (issue 21).
+/// The exchange outlives the hold: `finish` closes both, which let go of it.
+protocol Waking: AnyObject {
+    func wake()
 }

@@ -36,12 +36,14 @@ struct MHDCalls {
     var suspend: (_ connection: OpaquePointer) -> Void
     /// MHD watches the connection again from its next run. The C function is `MHD_resume_connection`.
     var resume: (_ connection: OpaquePointer) -> Void
-    /// Queues a whole answer with these headers. The C functions are
+    /// Queues a whole answer: its Content-Type, its headers, then
+    /// `Connection: close` if `close`. The C functions are
     /// `MHD_create_response_from_buffer`, `MHD_add_response_header`, `MHD_queue_response`.
-    var queue: (_ connection: OpaquePointer, _ status: Int, _ body: [UInt8], _ headers: [(String, String)]) -> Queued
-    /// Queues a chunked `200` whose body MHD pulls from `exchange.readStream`.
+    var queue: (_ connection: OpaquePointer, _ answer: HTTPResponse, _ close: Bool) -> Queued
+    /// Queues a chunked `200` whose body MHD pulls from `exchange.readStream`, with the same headers.
     /// The C functions are `MHD_create_response_from_callback`, `MHD_add_response_header`, `MHD_queue_response`.
-    var queueStream: (_ connection: OpaquePointer, _ headers: [(String, String)], _ exchange: Exchange) -> Queued
+    var queueStream: (_ connection: OpaquePointer, _ contentType: String, _ headers: [(String, String)], _ close: Bool,
+                      _ exchange: Exchange) -> Queued
 
     enum ValueKind { case header, query }
 
@@ -94,16 +96,16 @@ struct MHDCalls {
             values: valuesLive,
             suspend: { connection in MHD_suspend_connection(connection) },
             resume: { connection in MHD_resume_connection(connection) },
-            queue: { connection, status, body, headers in
-                let response = body.withUnsafeBytes { bytes in
+            queue: { connection, answer, close in
+                let response = answer.body.withUnsafeBytes { bytes in
                     MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
                                                     .RESPMEM_MUST_COPY)
                 }
                 guard let response else { return .notBuilt }
                 defer { MHD_destroy_response(response) }
-                return queueLive(connection, status, response, headers)
+                return queueLive(connection, answer.status, response, answer.contentType, answer.headers, close)
             },
-            queueStream: { connection, headers, exchange in
+            queueStream: { connection, contentType, headers, close, exchange in
                 // The response holds the exchange until MHD frees it (the release below).
                 let cursor = Unmanaged.passRetained(exchange).toOpaque()
                 let response = MHD_create_response_from_callback(UInt64.max /* MHD_SIZE_UNKNOWN */, streamBlock, streamReader, cursor, { cls in
@@ -115,7 +117,7 @@ struct MHDCalls {
                     return .notBuilt
                 }
                 defer { MHD_destroy_response(response) }
-                return queueLive(connection, 200, response, headers)
+                return queueLive(connection, 200, response, contentType, headers, close)
             })
     }
 }
@@ -175,9 +177,11 @@ private let pagesInstalled: Void = {
     }
 }()
 
-private func queueLive(_ connection: OpaquePointer, _ status: Int, _ response: OpaquePointer,
-                       _ headers: [(String, String)]) -> MHDCalls.Queued {
-    for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
+private func queueLive(_ connection: OpaquePointer, _ status: Int, _ response: OpaquePointer, _ contentType: String,
+                       _ headers: [(String, String)], _ close: Bool) -> MHDCalls.Queued {
+    addHeader(response, "Content-Type", contentType)
+    for (name, value) in headers { addHeader(response, name, value) }
+    if close { addHeader(response, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(clamping: status), response) == .YES ? .queued : .notQueued
 }
 

@@ -24,7 +24,7 @@ extension HTTPServer {
             if exchange.state.state == .gone { quietRefusal = true }
             return false
         case .dispatch:
-            exchange.reply.wake = { [unowned exchange] in exchange.wake() }
+            exchange.reply.wakes = exchange
             handler(exchange.request, exchange.reply)
             return perform(exchange.state.answer(takeAnswer(exchange)), exchange)
         case .takeAnswer:
@@ -79,18 +79,18 @@ extension HTTPServer {
     }
 
     private func queue(_ exchange: Exchange, _ answer: HTTPResponse) -> Bool {
-        var headers = [("Content-Type", answer.contentType)] + answer.headers
-        if stopping { headers.append(("Connection", "close")) }
-        let queued = exchange.connection.map { calls.queue($0, answer.status, answer.body, headers) } ?? .notQueued
+        let queued = exchange.connection.map { calls.queue($0, answer, stopping) } ?? .notQueued
         return said(queued, exchange, answer.status, what: "answer")
     }
 
+    private static let streamHeaders = [("Cache-Control", "no-store")]
+
     /// A chunked `200` whose body MHD pulls from the exchange (`Exchange.readStream`).
     private func queueStream(_ exchange: Exchange, _ stream: HTTPStream) -> Bool {
-        var headers = [("Content-Type", exchange.streamType), ("Cache-Control", "no-store")]
-        if stopping { headers.append(("Connection", "close")) }
-        stream.wake = { [unowned exchange] in exchange.wake() }
-        let queued = exchange.connection.map { calls.queueStream($0, headers, exchange) } ?? .notQueued
+        stream.wakes = exchange
+        let queued = exchange.connection.map {
+            calls.queueStream($0, exchange.streamType, Self.streamHeaders, stopping, exchange)
+        } ?? .notQueued
         return said(queued, exchange, 200, what: "stream")
     }
 
