@@ -30,6 +30,9 @@ public final class HTTPServer {
     /// Each answered request's line and status (`http: GET /status 200 doing "…"`);
     /// nil sends the line to `log`. The body logs only failures unless asked for more.
     let requests: ((String, Int) -> Void)?
+    /// Whether an answer below 400 gets its line at all: the body writes those
+    /// only as debug lines, so without debug none is built (issue 21).
+    let answerLines: Bool
     let handler: (HTTPRequest, HTTPReply) -> Void
     /// libmicrohttpd, or a test's stand-in for some of its calls.
     let calls: MHDCalls
@@ -74,10 +77,10 @@ public final class HTTPServer {
                             tls: HTTPTLS? = nil,
                             trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                             log: @escaping (String) -> Void,
-                            requests: ((String, Int) -> Void)? = nil,
+                            requests: ((String, Int) -> Void)? = nil, answerLines: Bool = true,
                             handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         try self.init(listen: host, port: port, maxBody: maxBody, limits: limits, tls: tls, trusts: trusts, log: log,
-                      requests: requests, calls: .live, handler: handler)
+                      requests: requests, answerLines: answerLines, calls: .live, handler: handler)
     }
 
     /// The same, with `calls` standing in for libmicrohttpd (a test's seam).
@@ -85,7 +88,7 @@ public final class HTTPServer {
          tls: HTTPTLS? = nil,
          trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
          log: @escaping (String) -> Void,
-         requests: ((String, Int) -> Void)? = nil,
+         requests: ((String, Int) -> Void)? = nil, answerLines: Bool = true,
          calls: MHDCalls,
          handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         self.maxBody = maxBody
@@ -96,6 +99,7 @@ public final class HTTPServer {
         self.trusts = trusts
         self.log = log
         self.requests = requests
+        self.answerLines = answerLines
         self.calls = calls
         self.handler = handler
         // On a throw from here on, deinit runs and stops what was started.

@@ -101,21 +101,29 @@ extension HTTPServer {
             log("http: cannot build the \(what) for \(request.method) \(request.path)")
             return perform(exchange.state.notQueued(), exchange)
         }
-        var line = "http: \(request.method) \(request.path) \(status)"
-        if let doing = request.doing { line += " doing \(doing.debugDescription)" }
         // A refusal is said through the repeat filter: wrong tokens or garbage from a
         // flood are a few lines a minute with their count, not one a request.
         if status >= 400 {
             // Keyed by method and status: the path and `doing` are the client's to vary.
-            if let said = repeats.say(line, key: "\(request.method.prefix(16)) \(status)", at: HTTPServer.monotonic()) {
+            if let said = repeats.say(answerLine(request, status), key: "\(request.method.prefix(16)) \(status)",
+                                      at: HTTPServer.monotonic()) {
                 if let requests { requests(said, status) } else { log(said) }
             }
-        } else if let requests { requests(line, status) } else { log(line) }
+        } else if answerLines {
+            let line = answerLine(request, status)
+            if let requests { requests(line, status) } else { log(line) }
+        }
         guard queued == .queued else {
             log("http: cannot queue the answer to \(request.method) \(request.path)")
             return perform(exchange.state.notQueued(), exchange)
         }
         answered?(status)
         return true
+    }
+
+    private func answerLine(_ request: HTTPRequest, _ status: Int) -> String {
+        var line = "http: \(request.method) \(request.path) \(status)"
+        if let doing = request.doing { line += " doing \(doing.debugDescription)" }
+        return line
     }
 }
