@@ -9,7 +9,7 @@ extension HTTPServer {
         let exchange = Exchange(server: self, connection: connection,
                                 request: readRequest(connection, method: method, path: path), maxBody: maxBody)
         if trusts(exchange.request) { hangups?.trust(connection) }
-        live[ObjectIdentifier(exchange)] = exchange
+        live.updateValue(exchange, forKey: ObjectIdentifier(exchange))
         let framing = Framing(headers: exchange.request.headers)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
         return (exchange, perform(exchange.state.head(framing), exchange))
