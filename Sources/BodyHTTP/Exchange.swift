@@ -7,7 +7,7 @@ final class Exchange: Waking {
     /// stopped), so nothing is ever asked of a connection that is gone.
     private(set) var connection: OpaquePointer?
     var request: HTTPRequest
-    let reply = HTTPReply()
+    private(set) var reply = HTTPReply()
     var state: ExchangeState
     /// The stream being sent, once queued.
     var stream: HTTPStream?
@@ -15,7 +15,7 @@ final class Exchange: Waking {
 
     weak var server: HTTPServer?
     /// When the head arrived, on the monotonic clock: the body is due `HTTPLimits.bodyDeadline` later.
-    let headAt: Double
+    private(set) var headAt: Double
     /// Its body was too slow and its socket was shut down.
     var cutOff = false
 
@@ -25,6 +25,22 @@ final class Exchange: Waking {
         self.request = request
         headAt = server.headClock()
         state = ExchangeState(maxBody: maxBody)
+    }
+
+    /// A finished exchange begins again for a new head, as if just made
+    /// (`HTTPServer.reuse` decides when that is safe). Its reply is made new
+    /// only if no one else holds it: a handler may keep the old one (a
+    /// parked poll), and must never see it answer another request.
+    func begin(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
+        self.server = server
+        self.connection = connection
+        self.request = request
+        headAt = server.headClock()
+        state = ExchangeState(maxBody: maxBody)
+        stream = nil
+        streamType = ""
+        cutOff = false
+        if isKnownUniquelyReferenced(&reply) { reply.reopen() } else { reply = HTTPReply() }
     }
 
     /// The reply was answered or the stream offered to, elsewhere on the loop.

@@ -70,6 +70,14 @@ public final class HTTPReply {
         return answer
     }
 
+    /// Open again for its exchange's next request; only when no one but the exchange holds it.
+    func reopen() {
+        state = .open
+        response = nil
+        onClose = nil
+        wakes = nil
+    }
+
     func close() {
         if case .closed = state { return }
         // A stream given but never taken is closed here; a taken one by the server.

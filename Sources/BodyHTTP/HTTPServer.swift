@@ -41,6 +41,8 @@ public final class HTTPServer {
     var startMessages: [String]? = []
     /// Every request between its head and its completion.
     var live: [ObjectIdentifier: Exchange] = [:]
+    /// The last exchange completed well, for the next head (`reuse`).
+    var spareExchange: Exchange?
     /// The header and query strings of the last completed request, for the next (RequestReading).
     var spareFields = (headers: HTTPFields(), query: HTTPFields())
     var stopping = false

@@ -251,8 +251,12 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, 
         context.pointee = nil
         exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
     }
-    server.completed(connection, exchange, ok: code == .REQUEST_TERMINATED_COMPLETED_OK,
-                     daemonShutdown: code == .REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+    let ok = code == .REQUEST_TERMINATED_COMPLETED_OK
+    server.completed(connection, exchange, ok: ok, daemonShutdown: code == .REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+    if ok, var done = exchange {
+        exchange = nil
+        server.reuse(&done)
+    }
 }
 
 private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in

@@ -84,6 +84,39 @@ struct ServerTests {
         #expect(kept.map { $0.headers["host"] } == ["test", "test", "test"])
     }
 
+    @Test("a kept-alive connection's next request reuses the exchange and its reply, unless the handler kept the reply")
+    func reusedReply() throws {
+        var replies: [ObjectIdentifier] = []
+        var kept: HTTPReply?
+        var parked: HTTPReply?
+        let h = try Harness { _, request, reply in
+            replies.append(ObjectIdentifier(reply))
+            switch request.path {
+            case "/keep": kept = reply; reply.send(.json(200, okBody))
+            case "/park": parked = reply  // answered later, below
+            default: reply.send(.json(200, okBody))
+            }
+        }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            let c = RawClient(port: port)
+            return ["/a", "/b", "/keep", "/park"].map { path in
+                c.get(path)
+                return attempt { () throws(ClientError) in try c.answer() }
+            }
+        }
+        #expect(h.drive { parked != nil })
+        // The kept reply answered /keep; it must not answer the request now waiting.
+        #expect(kept?.isOpen == false)
+        kept?.send(.error(500, "an old reply"))
+        #expect(parked?.isOpen == true && parked?.isSent == false)
+        parked?.send(.json(201, okBody))
+        #expect(h.drive { client.isDone })
+        #expect(try client.value!.map { try $0.get().status } == [200, 200, 200, 201])
+        #expect(replies[1] == replies[0] && replies[2] == replies[0], "one reply for the connection's requests")
+        #expect(replies[3] != replies[2], "the kept reply is not reused")
+    }
+
     @Test("the answered observer hears the status of every answer queued, in order")
     func answeredObserver() throws {
         let h = try Harness { _, request, reply in
