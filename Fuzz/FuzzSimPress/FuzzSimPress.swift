@@ -34,7 +34,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     guard case .simPress(let name) = route else { fatalError("/sim/press routed to \(route)") }
     check(name == query["button"], "button \(name)")
-    switch SimPressQuery.parse(button: name, query) {
+    switch SimPressQuery.parse(button: name, HTTPFields(query)) {
     case .failure(let refused):
         check(!refused.words.isEmpty, "refused with no words")
     case .success(let asked):

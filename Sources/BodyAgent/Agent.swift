@@ -164,6 +164,7 @@ public final class Agent: @unchecked Sendable {
                                         log: { [unowned self] in self.say($0) },
                                         // What failed stays in the journal; what went well is debug.
                                         requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },
+                                        answerLines: log.debug,
                                         handler: { [unowned self] request, reply in self.handle(request, reply) })
             server.answered = { [unowned self] status in
                 self.metrics.answered(status: status)

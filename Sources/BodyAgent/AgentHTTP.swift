@@ -84,7 +84,7 @@ extension Agent {
     /// `POST /sim/press?button=NAME[&presses=N&gap=S]`: N presses S seconds
     /// apart (by the edges' timestamps, as the kernel would stamp them), so a
     /// test or a person can make a graze or a deliberate double press exactly.
-    func simPress(_ name: String, _ query: [String: String], _ reply: HTTPReply, at now: Moment) {
+    func simPress(_ name: String, _ query: HTTPFields, _ reply: HTTPReply, at now: Moment) {
         let asked: SimPressQuery
         switch SimPressQuery.parse(button: name, query) {
         case .success(let q): asked = q

@@ -1,4 +1,5 @@
 import BodyCore
+import BodyHTTP
 
 /// `POST /sim/press?button=NAME[&presses=N&gap=S]` read into values: which
 /// button, how many presses (1 to 10) and how many seconds apart (0.05 to 10: each press held at least 25 ms, past the bounce window).
@@ -9,7 +10,7 @@ package struct SimPressQuery: Equatable, Sendable {
     package var gap: Double
 
     /// The query's values, or the words of the 400 answer.
-    package static func parse(button name: String, _ query: [String: String]) -> Result<SimPressQuery, SimPressRefused> {
+    package static func parse(button name: String, _ query: HTTPFields) -> Result<SimPressQuery, SimPressRefused> {
         guard let button = ButtonRole(rawValue: name) else {
             let names = ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")
             return .failure(SimPressRefused(words: "no button \"\(name)\" on the sim board; buttons: \(names)"))

@@ -9,19 +9,26 @@ public struct BearerAuth: Sendable {
     /// True only for the scheme `Bearer` (any case) followed by exactly the token.
     /// Read in place, no copy of the header: it runs on every request (issue 21).
     public func allows(_ authorizationHeader: String?) -> Bool {
-        guard var header = authorizationHeader else { return false }
-        return header.withUTF8 { bytes in
-            let scheme: StaticString = "bearer "
-            let n = scheme.utf8CodeUnitCount
-            guard bytes.count >= n,
-                  scheme.withUTF8Buffer({ s in (0..<n).allSatisfy { (bytes[$0] | 0x20) == s[$0] } }) // ASCII lower-case; NUL never reaches here
-            else { return false }
-            var start = n
-            while start < bytes.count, bytes[start] == 0x20 { start += 1 }
-            var end = bytes.count
-            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-            return matches(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        }
+        allows(authorizationHeader.map { $0[...] })
+    }
+
+    /// The same for the header as the request holds it (a `Substring` of its `HTTPFields`).
+    public func allows<Header: StringProtocol>(_ authorizationHeader: Header?) -> Bool {
+        guard let header = authorizationHeader else { return false }
+        return header.utf8.withContiguousStorageIfAvailable(check) ?? Array(header.utf8).withUnsafeBufferPointer(check)
+    }
+
+    private func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let scheme: StaticString = "bearer "
+        let n = scheme.utf8CodeUnitCount
+        guard bytes.count >= n,
+              scheme.withUTF8Buffer({ s in (0..<n).allSatisfy { (bytes[$0] | 0x20) == s[$0] } }) // ASCII lower-case; NUL never reaches here
+        else { return false }
+        var start = n
+        while start < bytes.count, bytes[start] == 0x20 { start += 1 }
+        var end = bytes.count
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return matches(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// The bare token (the page's sign-in form), compared the same way.

@@ -2,12 +2,12 @@
 /// read, the reply its handler holds, and its `ExchangeState`. MHD's
 /// per-request pointer holds it (MHDCalls). What its state asks for is
 /// carried out by the server's `perform`.
-final class Exchange {
+final class Exchange: Waking {
     /// MHD's connection; nil once MHD completed the request (or the server
     /// stopped), so nothing is ever asked of a connection that is gone.
     private(set) var connection: OpaquePointer?
     var request: HTTPRequest
-    let reply = HTTPReply()
+    private(set) var reply = HTTPReply()
     var state: ExchangeState
     /// The stream being sent, once queued.
     var stream: HTTPStream?
@@ -15,7 +15,7 @@ final class Exchange {
 
     weak var server: HTTPServer?
     /// When the head arrived, on the monotonic clock: the body is due `HTTPLimits.bodyDeadline` later.
-    let headAt: Double
+    private(set) var headAt: Double
     /// Its body was too slow and its socket was shut down.
     var cutOff = false
 
@@ -25,6 +25,22 @@ final class Exchange {
         self.request = request
         headAt = server.headClock()
         state = ExchangeState(maxBody: maxBody)
+    }
+
+    /// A finished exchange begins again for a new head, as if just made
+    /// (`HTTPServer.reuse` decides when that is safe). Its reply is made new
+    /// only if no one else holds it: a handler may keep the old one (a
+    /// parked poll), and must never see it answer another request.
+    func begin(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
+        self.server = server
+        self.connection = connection
+        self.request = request
+        headAt = server.headClock()
+        state = ExchangeState(maxBody: maxBody)
+        stream = nil
+        streamType = ""
+        cutOff = false
+        if isKnownUniquelyReferenced(&reply) { reply.reopen() } else { reply = HTTPReply() }
     }
 
     /// The reply was answered or the stream offered to, elsewhere on the loop.
@@ -65,4 +81,12 @@ final class Exchange {
         stream = nil
         reply.close()
     }
+}
+
+/// What a reply or a stream wakes when it has something for the server: its
+/// exchange (in a test, a counter). Held unowned rather than as a closure that
+/// captures the exchange: such a closure was an allocation a request (issue 21).
+/// The exchange outlives the hold: `finish` closes both, which let go of it.
+protocol Waking: AnyObject {
+    func wake()
 }

@@ -12,7 +12,9 @@ package enum Framing: Equatable {
     case refused(String)
 
     /// `headers` as `HTTPRequest` has them: names lower-cased, repeats joined with ", ".
-    package init(headers: [String: String]) {
+    package init(headers: [String: String]) { self.init(headers: HTTPFields(headers)) }
+
+    package init(headers: HTTPFields) {
         let length = headers["content-length"]
         if let coding = headers["transfer-encoding"] {
             if length != nil {
@@ -38,7 +40,7 @@ package enum Framing: Equatable {
     }
 
     /// A client's value in quotes, cut to 40 printable characters: it goes into the answer and the log.
-    private static func shown(_ value: String) -> String {
+    private static func shown(_ value: Substring) -> String {
         let printable = value.unicodeScalars.prefix(40).map { (0x20..<0x7F).contains($0.value) && $0 != "\"" ? Character($0) : "?" }
         return "\"" + String(printable) + (value.unicodeScalars.count > 40 ? "…\"" : "\"")
     }

@@ -20,8 +20,8 @@ public final class HTTPReply {
     }
 
     private(set) var state: State = .open
-    /// Set by the server: resumes the connection if it is suspended.
-    var wake: (() -> Void)?
+    /// Set by the server: its exchange, woken to resume the connection if it is suspended.
+    unowned var wakes: (any Waking)?
 
     /// The exchange is over: the answer went out, the client went away (even
     /// while the request waited), or the server stopped. Called once, on the
@@ -53,14 +53,14 @@ public final class HTTPReply {
         guard case .open = state else { return }
         state = .answered(.whole(response))
         self.response = response
-        wake?()
+        wakes?.wake()
     }
 
     /// Answers with a body produced over time (`200`, chunked), e.g. an MJPEG stream.
     public func stream(contentType: String, _ source: HTTPStream) {
         guard case .open = state else { source.close(); return }
         state = .answered(.stream(contentType: contentType, source))
-        wake?()
+        wakes?.wake()
     }
 
     /// The server takes the answer to queue it.
@@ -70,12 +70,20 @@ public final class HTTPReply {
         return answer
     }
 
+    /// Open again for its exchange's next request; only when no one but the exchange holds it.
+    func reopen() {
+        state = .open
+        response = nil
+        onClose = nil
+        wakes = nil
+    }
+
     func close() {
         if case .closed = state { return }
         // A stream given but never taken is closed here; a taken one by the server.
         if case .answered(.stream(_, let stream)) = state { stream.close() }
         state = .closed(sent: isSent)
-        wake = nil
+        wakes = nil
         let done = onClose
         onClose = nil
         done?()

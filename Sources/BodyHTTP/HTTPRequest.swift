@@ -3,16 +3,17 @@ public struct HTTPRequest: Sendable {
     public var method: String
     /// The path without the query string, percent-decoded.
     public var path: String
-    /// Query arguments, percent-decoded; an argument without `=` has the value "".
-    public var query: [String: String]
+    /// Query arguments, percent-decoded; an argument without `=` has the value "";
+    /// the first of a repeated name wins.
+    public var query: HTTPFields
     /// Header names are lower-cased; repeated headers are joined with ", ".
-    public var headers: [String: String]
+    public var headers: HTTPFields
     public var body: [UInt8]
     /// The client's address ("127.0.0.1", "::1"), or "" when unknown.
     public var remote: String
 
-    public init(method: String, path: String, query: [String: String] = [:],
-                headers: [String: String] = [:], body: [UInt8] = [], remote: String = "") {
+    public init(method: String, path: String, query: HTTPFields, headers: HTTPFields,
+                body: [UInt8] = [], remote: String = "") {
         self.method = method
         self.path = path
         self.query = query
@@ -21,6 +22,13 @@ public struct HTTPRequest: Sendable {
         self.remote = remote
     }
 
+    /// A request from dictionaries (a test's): header names as given, already lower-cased.
+    public init(method: String, path: String, query: [String: String] = [:],
+                headers: [String: String] = [:], body: [UInt8] = [], remote: String = "") {
+        self.init(method: method, path: path, query: HTTPFields(query), headers: HTTPFields(headers),
+                  body: body, remote: remote)
+    }
+
     /// What the caller says it is doing (`X-Cordelia-Doing`), for the log.
-    public var doing: String? { headers["x-cordelia-doing"] }
+    public var doing: String? { headers["x-cordelia-doing"].map(String.init) }
 }

@@ -30,6 +30,9 @@ public final class HTTPServer {
     /// Each answered request's line and status (`http: GET /status 200 doing "…"`);
     /// nil sends the line to `log`. The body logs only failures unless asked for more.
     let requests: ((String, Int) -> Void)?
+    /// Whether an answer below 400 gets its line at all: the body writes those
+    /// only as debug lines, so without debug none is built (issue 21).
+    let answerLines: Bool
     let handler: (HTTPRequest, HTTPReply) -> Void
     /// libmicrohttpd, or a test's stand-in for some of its calls.
     let calls: MHDCalls
@@ -38,6 +41,10 @@ public final class HTTPServer {
     var startMessages: [String]? = []
     /// Every request between its head and its completion.
     var live: [ObjectIdentifier: Exchange] = [:]
+    /// The last exchange completed well, for the next head (`reuse`).
+    var spareExchange: Exchange?
+    /// The header and query strings of the last completed request, for the next (RequestReading).
+    var spareFields = (headers: HTTPFields(), query: HTTPFields())
     var stopping = false
     /// The next "internal error" MHD reports is the refusal of a client that hung up.
     var quietRefusal = false
@@ -72,10 +79,10 @@ public final class HTTPServer {
                             tls: HTTPTLS? = nil,
                             trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                             log: @escaping (String) -> Void,
-                            requests: ((String, Int) -> Void)? = nil,
+                            requests: ((String, Int) -> Void)? = nil, answerLines: Bool = true,
                             handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         try self.init(listen: host, port: port, maxBody: maxBody, limits: limits, tls: tls, trusts: trusts, log: log,
-                      requests: requests, calls: .live, handler: handler)
+                      requests: requests, answerLines: answerLines, calls: .live, handler: handler)
     }
 
     /// The same, with `calls` standing in for libmicrohttpd (a test's seam).
@@ -83,7 +90,7 @@ public final class HTTPServer {
          tls: HTTPTLS? = nil,
          trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
          log: @escaping (String) -> Void,
-         requests: ((String, Int) -> Void)? = nil,
+         requests: ((String, Int) -> Void)? = nil, answerLines: Bool = true,
          calls: MHDCalls,
          handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
         self.maxBody = maxBody
@@ -94,6 +101,7 @@ public final class HTTPServer {
         self.trusts = trusts
         self.log = log
         self.requests = requests
+        self.answerLines = answerLines
         self.calls = calls
         self.handler = handler
         // On a throw from here on, deinit runs and stops what was started.

@@ -8,8 +8,8 @@ public final class HTTPStream {
     private var next: [UInt8]? = nil
     enum Phase { case open, finishing, closed }
     private(set) var phase: Phase = .open
-    /// Set by the server: resumes the connection if it waits for data.
-    var wake: (() -> Void)?
+    /// Set by the server: its exchange, woken to resume the connection if it waits for data.
+    unowned var wakes: (any Waking)?
 
     /// The client went away or the stream ended; called once.
     public var onClose: (() -> Void)?
@@ -24,14 +24,14 @@ public final class HTTPStream {
         } else {
             next = bytes
         }
-        wake?()
+        wakes?.wake()
     }
 
     /// Ends the stream cleanly once what was offered has gone out.
     public func finish() {
         guard phase == .open else { return }
         phase = .finishing
-        wake?()
+        wakes?.wake()
     }
 
     /// True until the client went away or the stream ended.
@@ -61,7 +61,7 @@ public final class HTTPStream {
     func close() {
         guard phase != .closed else { return }
         phase = .closed
-        wake = nil
+        wakes = nil
         current = []
         next = nil
         let done = onClose

@@ -61,7 +61,13 @@ final class HangupWatch {
     }
 
     /// A request on this connection showed the token: no head deadline for it.
-    func trust(_ connection: OpaquePointer) { watched[connection]?.trusted = true }
+    func trust(_ connection: OpaquePointer) {
+        // Read and written back, not changed in place: the dictionary's in-place
+        // accessor allocated each time (issue 21).
+        guard var w = watched[connection], !w.trusted else { return }
+        w.trusted = true
+        watched[connection] = w
+    }
 
     /// The untrusted connections waiting for a head, and since when: what the
     /// head deadline (`Deadline`) is decided on.

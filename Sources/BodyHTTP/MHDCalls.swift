@@ -29,19 +29,21 @@ struct MHDCalls {
     var socket: (_ connection: OpaquePointer) -> Int32
     /// The client's address as text, "" when unknown. The C function is `MHD_get_connection_info`.
     var clientAddress: (_ connection: OpaquePointer) -> String
-    /// A request's header lines or query arguments, in order, as MHD parsed
-    /// them. The C function is `MHD_get_connection_values`.
-    var values: (_ connection: OpaquePointer, _ kind: ValueKind) -> [(String, String)]
+    /// Adds a request's header lines or query arguments to `fields`, in
+    /// order, as MHD parsed them. The C function is `MHD_get_connection_values`.
+    var values: (_ connection: OpaquePointer, _ kind: ValueKind, _ fields: inout HTTPFields) -> Void
     /// MHD stops watching the connection until `resume`. The C function is `MHD_suspend_connection`.
     var suspend: (_ connection: OpaquePointer) -> Void
     /// MHD watches the connection again from its next run. The C function is `MHD_resume_connection`.
     var resume: (_ connection: OpaquePointer) -> Void
-    /// Queues a whole answer with these headers. The C functions are
+    /// Queues a whole answer: its Content-Type, its headers, then
+    /// `Connection: close` if `close`. The C functions are
     /// `MHD_create_response_from_buffer`, `MHD_add_response_header`, `MHD_queue_response`.
-    var queue: (_ connection: OpaquePointer, _ status: Int, _ body: [UInt8], _ headers: [(String, String)]) -> Queued
-    /// Queues a chunked `200` whose body MHD pulls from `exchange.readStream`.
+    var queue: (_ connection: OpaquePointer, _ answer: HTTPResponse, _ close: Bool) -> Queued
+    /// Queues a chunked `200` whose body MHD pulls from `exchange.readStream`, with the same headers.
     /// The C functions are `MHD_create_response_from_callback`, `MHD_add_response_header`, `MHD_queue_response`.
-    var queueStream: (_ connection: OpaquePointer, _ headers: [(String, String)], _ exchange: Exchange) -> Queued
+    var queueStream: (_ connection: OpaquePointer, _ contentType: String, _ headers: [(String, String)], _ close: Bool,
+                      _ exchange: Exchange) -> Queued
 
     enum ValueKind { case header, query }
 
@@ -85,23 +87,25 @@ struct MHDCalls {
             boundPort: { daemon in body_mhd_bound_port(daemon.handle) },
             socket: { connection in body_mhd_connection_fd(connection) },
             clientAddress: { connection in
-                var text = [CChar](repeating: 0, count: 64)
-                body_mhd_client_address(connection, &text, text.count)
-                return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                // On the stack: an array here was an allocation a request (issue 21).
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
+                    body_mhd_client_address(connection, text.baseAddress!, text.count)  // always NUL-terminated
+                    return String(cString: text.baseAddress!)
+                }
             },
             values: valuesLive,
             suspend: { connection in MHD_suspend_connection(connection) },
             resume: { connection in MHD_resume_connection(connection) },
-            queue: { connection, status, body, headers in
-                let response = body.withUnsafeBytes { bytes in
+            queue: { connection, answer, close in
+                let response = answer.body.withUnsafeBytes { bytes in
                     MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
                                                     .RESPMEM_MUST_COPY)
                 }
                 guard let response else { return .notBuilt }
                 defer { MHD_destroy_response(response) }
-                return queueLive(connection, status, response, headers)
+                return queueLive(connection, answer.status, response, answer.contentType, answer.headers, close)
             },
-            queueStream: { connection, headers, exchange in
+            queueStream: { connection, contentType, headers, close, exchange in
                 // The response holds the exchange until MHD frees it (the release below).
                 let cursor = Unmanaged.passRetained(exchange).toOpaque()
                 let response = MHD_create_response_from_callback(UInt64.max /* MHD_SIZE_UNKNOWN */, streamBlock, streamReader, cursor, { cls in
@@ -113,7 +117,7 @@ struct MHDCalls {
                     return .notBuilt
                 }
                 defer { MHD_destroy_response(response) }
-                return queueLive(connection, 200, response, headers)
+                return queueLive(connection, 200, response, contentType, headers, close)
             })
     }
 }
@@ -173,24 +177,29 @@ private let pagesInstalled: Void = {
     }
 }()
 
-private func queueLive(_ connection: OpaquePointer, _ status: Int, _ response: OpaquePointer,
-                       _ headers: [(String, String)]) -> MHDCalls.Queued {
-    for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
+private func queueLive(_ connection: OpaquePointer, _ status: Int, _ response: OpaquePointer, _ contentType: String,
+                       _ headers: [(String, String)], _ close: Bool) -> MHDCalls.Queued {
+    addHeader(response, "Content-Type", contentType)
+    for (name, value) in headers { addHeader(response, name, value) }
+    if close { addHeader(response, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(clamping: status), response) == .YES ? .queued : .notQueued
 }
 
-/// Collects MHD's pairs for `valuesLive`.
-private final class Pairs { var list: [(String, String)] = [] }
+/// `withCString`, not a String passed as a C string: that conversion copies
+/// a short string into an array of its own, an allocation a header.
+private func addHeader(_ response: OpaquePointer, _ name: String, _ value: String) {
+    name.withCString { name in value.withCString { value in _ = MHD_add_response_header(response, name, value) } }
+}
 
-private func valuesLive(_ connection: OpaquePointer, _ kind: MHDCalls.ValueKind) -> [(String, String)] {
-    let pairs = Pairs()
-    _ = MHD_get_connection_values(connection, kind == .header ? .HEADER_KIND : .GET_ARGUMENT_KIND, { cls, _, key, value in
-        guard let cls, let key else { return .YES }
-        Unmanaged<Pairs>.fromOpaque(cls).takeUnretainedValue().list
-            .append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-        return .YES
-    }, Unmanaged.passUnretained(pairs).toOpaque())
-    return pairs.list
+private func valuesLive(_ connection: OpaquePointer, _ kind: MHDCalls.ValueKind, _ fields: inout HTTPFields) {
+    // The callback's context is `fields`, for the length of this call only.
+    _ = withUnsafeMutablePointer(to: &fields) { fields in
+        MHD_get_connection_values(connection, kind == .header ? .HEADER_KIND : .GET_ARGUMENT_KIND, { cls, kind, key, value in
+            guard let cls, let key else { return .YES }
+            cls.assumingMemoryBound(to: HTTPFields.self).pointee.add(key, value, kind == .HEADER_KIND ? .header : .query)
+            return .YES
+        }, fields)
+    }
 }
 
 /// `MHD_CONTENT_READER_END_OF_STREAM` and `_END_WITH_ERROR`, cast macros Swift does not import.
@@ -242,8 +251,12 @@ private let completedHandler: MHD_RequestCompletedCallback = { cls, connection, 
         context.pointee = nil
         exchange = Unmanaged<Exchange>.fromOpaque(raw).takeRetainedValue()
     }
-    server.completed(connection, exchange, ok: code == .REQUEST_TERMINATED_COMPLETED_OK,
-                     daemonShutdown: code == .REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+    let ok = code == .REQUEST_TERMINATED_COMPLETED_OK
+    server.completed(connection, exchange, ok: ok, daemonShutdown: code == .REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+    if ok, var done = exchange {
+        exchange = nil
+        server.reuse(&done)
+    }
 }
 
 private let connectionHandler: MHD_NotifyConnectionCallback = { cls, connection, _, code in

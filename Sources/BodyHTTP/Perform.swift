@@ -24,7 +24,7 @@ extension HTTPServer {
             if exchange.state.state == .gone { quietRefusal = true }
             return false
         case .dispatch:
-            exchange.reply.wake = { [unowned exchange] in exchange.wake() }
+            exchange.reply.wakes = exchange
             handler(exchange.request, exchange.reply)
             return perform(exchange.state.answer(takeAnswer(exchange)), exchange)
         case .takeAnswer:
@@ -79,18 +79,18 @@ extension HTTPServer {
     }
 
     private func queue(_ exchange: Exchange, _ answer: HTTPResponse) -> Bool {
-        var headers = [("Content-Type", answer.contentType)] + answer.headers
-        if stopping { headers.append(("Connection", "close")) }
-        let queued = exchange.connection.map { calls.queue($0, answer.status, answer.body, headers) } ?? .notQueued
+        let queued = exchange.connection.map { calls.queue($0, answer, stopping) } ?? .notQueued
         return said(queued, exchange, answer.status, what: "answer")
     }
 
+    private static let streamHeaders = [("Cache-Control", "no-store")]
+
     /// A chunked `200` whose body MHD pulls from the exchange (`Exchange.readStream`).
     private func queueStream(_ exchange: Exchange, _ stream: HTTPStream) -> Bool {
-        var headers = [("Content-Type", exchange.streamType), ("Cache-Control", "no-store")]
-        if stopping { headers.append(("Connection", "close")) }
-        stream.wake = { [unowned exchange] in exchange.wake() }
-        let queued = exchange.connection.map { calls.queueStream($0, headers, exchange) } ?? .notQueued
+        stream.wakes = exchange
+        let queued = exchange.connection.map {
+            calls.queueStream($0, exchange.streamType, Self.streamHeaders, stopping, exchange)
+        } ?? .notQueued
         return said(queued, exchange, 200, what: "stream")
     }
 
@@ -101,21 +101,29 @@ extension HTTPServer {
             log("http: cannot build the \(what) for \(request.method) \(request.path)")
             return perform(exchange.state.notQueued(), exchange)
         }
-        var line = "http: \(request.method) \(request.path) \(status)"
-        if let doing = request.doing { line += " doing \(doing.debugDescription)" }
         // A refusal is said through the repeat filter: wrong tokens or garbage from a
         // flood are a few lines a minute with their count, not one a request.
         if status >= 400 {
             // Keyed by method and status: the path and `doing` are the client's to vary.
-            if let said = repeats.say(line, key: "\(request.method.prefix(16)) \(status)", at: HTTPServer.monotonic()) {
+            if let said = repeats.say(answerLine(request, status), key: "\(request.method.prefix(16)) \(status)",
+                                      at: HTTPServer.monotonic()) {
                 if let requests { requests(said, status) } else { log(said) }
             }
-        } else if let requests { requests(line, status) } else { log(line) }
+        } else if answerLines {
+            let line = answerLine(request, status)
+            if let requests { requests(line, status) } else { log(line) }
+        }
         guard queued == .queued else {
             log("http: cannot queue the answer to \(request.method) \(request.path)")
             return perform(exchange.state.notQueued(), exchange)
         }
         answered?(status)
         return true
+    }
+
+    private func answerLine(_ request: HTTPRequest, _ status: Int) -> String {
+        var line = "http: \(request.method) \(request.path) \(status)"
+        if let doing = request.doing { line += " doing \(doing.debugDescription)" }
+        return line
     }
 }

@@ -7,10 +7,10 @@ public enum Routing {
         let method: String
         let sim: Bool
         let access: Access
-        let make: @Sendable ([String: String]) -> Result<Route, HTTPResponse>
+        let make: @Sendable (HTTPFields) -> Result<Route, HTTPResponse>
 
         init(method: String, sim: Bool = false, access: Access = .token,
-             make: @escaping @Sendable ([String: String]) -> Result<Route, HTTPResponse>) {
+             make: @escaping @Sendable (HTTPFields) -> Result<Route, HTTPResponse>) {
             self.method = method
             self.sim = sim
             self.access = access
@@ -49,11 +49,16 @@ public enum Routing {
     /// malformed query. HEAD is accepted wherever GET is.
     public static func route(method: String, path: String, query: [String: String],
                              simRoutes: Bool) -> Result<Route, HTTPResponse> {
+        route(method: method, path: path, query: HTTPFields(query), simRoutes: simRoutes)
+    }
+
+    public static func route(method: String, path: String, query: HTTPFields,
+                             simRoutes: Bool) -> Result<Route, HTTPResponse> {
         guard let entry = table[path], simRoutes || !entry.sim else {
             return .failure(.error(404, "no route \(path)"))
         }
-        let allowed = entry.method == "GET" ? ["GET", "HEAD"] : [entry.method]
-        guard allowed.contains(method) else {
+        guard method == entry.method || (entry.method == "GET" && method == "HEAD") else {
+            let allowed = entry.method == "GET" ? ["GET", "HEAD"] : [entry.method]
             var response = HTTPResponse.error(405, "\(path) takes \(entry.method), not \(method)")
             response.headers.append(("Allow", allowed.joined(separator: ", ")))
             return .failure(response)
@@ -81,7 +86,7 @@ public enum Routing {
 
     public static let unauthorized = HTTPResponse.error(401, "unauthorized")
 
-    private static func ears(_ query: [String: String]) -> Result<Route, HTTPResponse> {
+    private static func ears(_ query: HTTPFields) -> Result<Route, HTTPResponse> {
         var after: UInt64? = nil
         if let text = query["after"] {
             guard let n = UInt64(text) else {
@@ -99,10 +104,10 @@ public enum Routing {
         return .success(.ears(after: after, wait: wait))
     }
 
-    private static func simPress(_ query: [String: String]) -> Result<Route, HTTPResponse> {
+    private static func simPress(_ query: HTTPFields) -> Result<Route, HTTPResponse> {
         guard let button = query["button"], !button.isEmpty else {
             return .failure(.error(400, "which button? POST /sim/press?button=NAME"))
         }
-        return .success(.simPress(button: button))
+        return .success(.simPress(button: String(button)))
     }
 }

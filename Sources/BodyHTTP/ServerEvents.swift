@@ -6,10 +6,17 @@ extension HTTPServer {
     /// A request's head: its exchange begins (MHD holds it until `completed`).
     func head(_ connection: OpaquePointer, method: String, path: String) -> (Exchange, Bool) {
         hangups?.headArrived(connection)
-        let exchange = Exchange(server: self, connection: connection,
-                                request: readRequest(connection, method: method, path: path), maxBody: maxBody)
+        let request = readRequest(connection, method: method, path: path)
+        let exchange: Exchange
+        if let spare = spareExchange {
+            spareExchange = nil
+            spare.begin(server: self, connection: connection, request: request, maxBody: maxBody)
+            exchange = spare
+        } else {
+            exchange = Exchange(server: self, connection: connection, request: request, maxBody: maxBody)
+        }
         if trusts(exchange.request) { hangups?.trust(connection) }
-        live[ObjectIdentifier(exchange)] = exchange
+        live.updateValue(exchange, forKey: ObjectIdentifier(exchange))
         let framing = Framing(headers: exchange.request.headers)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
         return (exchange, perform(exchange.state.head(framing), exchange))
@@ -33,6 +40,18 @@ extension HTTPServer {
         live.removeValue(forKey: ObjectIdentifier(exchange))
         _ = perform(exchange.state.completed(ok: ok, daemonShutdown: daemonShutdown), exchange)
         exchange.finish()
+        recycleFields(exchange)
+    }
+
+    /// An exchange MHD completed well, kept for the next head when nothing
+    /// but `exchange` holds it: not MHD (a stream's response may still hold
+    /// it), not a test. Its reply and stream let go of it in `finish`; a
+    /// handler that kept the reply is seen to in `Exchange.begin`. Making one
+    /// exchange and reply a request was two allocations (issue 21).
+    func reuse(_ exchange: inout Exchange) {
+        guard isKnownUniquelyReferenced(&exchange) else { return }
+        exchange.request = HTTPRequest(method: "", path: "", query: HTTPFields(), headers: HTTPFields())  // the body goes now
+        spareExchange = exchange
     }
 
     func opened(_ connection: OpaquePointer) {

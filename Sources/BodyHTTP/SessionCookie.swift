@@ -5,11 +5,16 @@ public enum SessionCookie {
 
     /// The value of our cookie in a `Cookie` header (`a=1; studio-body-session=…`), or nil.
     public static func value(in header: String?) -> String? {
+        value(in: header.map { $0[...] })
+    }
+
+    /// The same for the header as the request holds it (a `Substring` of its `HTTPFields`).
+    public static func value<Header: StringProtocol>(in header: Header?) -> String? {
         guard let header else { return nil }
         for pair in header.split(separator: ";") {
             let trimmed = pair.drop { $0 == " " || $0 == "\t" }
             guard let eq = trimmed.firstIndex(of: "=") else { continue }
-            if trimmed[..<eq] == name[...] {
+            if trimmed[..<eq].elementsEqual(name) {
                 let value = trimmed[trimmed.index(after: eq)...].filter { $0 != " " && $0 != "\t" && $0 != "\"" }
                 return value.isEmpty ? nil : String(value)
             }

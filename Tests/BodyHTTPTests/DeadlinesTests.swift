@@ -51,18 +51,3 @@ struct DeadlinesTests {
         #expect(rule.timeout(heads: [], bodies: [], at: now) == nil)
     }
 }
-
-@Suite("a request's header lines and query as MHD hands them over")
-struct RequestPairsTests {
-    @Test("headers: names lower-cased, a repeated one joined with a comma, in order")
-    func headers() {
-        let pairs = HTTPServer.pairs([("Accept", "a"), ("X-Two", "1"), ("accept", "b"), ("Host", "")], lowercased: true)
-        #expect(pairs == ["accept": "a, b", "x-two": "1", "host": ""])
-    }
-
-    @Test("query: names as sent, the first of a repeated name wins")
-    func query() {
-        let pairs = HTTPServer.pairs([("wait", "30"), ("Wait", "5"), ("wait", "1")], lowercased: false)
-        #expect(pairs == ["wait": "30", "Wait": "5"])
-    }
-}

@@ -39,12 +39,12 @@ struct HTTPStreamTests {
     @Test("finish ends after what was offered has gone out")
     func finish() {
         let s = HTTPStream()
-        var woken = 0
-        s.wake = { woken += 1 }
+        let woken = Woken()
+        s.wakes = woken
         s.offer([7])
         s.finish()
         s.offer([8])
-        #expect(woken == 2)
+        #expect(woken.count == 2)
         #expect(read(s).1 == [7])
         #expect(read(s).0 == .end)
     }
@@ -84,4 +84,10 @@ struct DetachedReplyTests {
         #expect(closed)
         #expect(reply.response?.status == 200)
     }
+}
+
+/// Counts the wake-ups a stream gives its exchange.
+final class Woken: Waking {
+    var count = 0
+    func wake() { count += 1 }
 }

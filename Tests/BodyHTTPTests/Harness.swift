@@ -18,7 +18,7 @@ final class Harness {
 
     /// `calls` stands in for libmicrohttpd (MHDCalls), for a test that makes one of its calls fail.
     init(limits: HTTPLimits = HTTPLimits(), tls: HTTPTLS? = nil, trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
-         calls: MHDCalls = .live,
+         answerLines: Bool = true, calls: MHDCalls = .live,
          _ handler: @escaping (Harness, HTTPRequest, HTTPReply) -> Void) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
@@ -26,7 +26,7 @@ final class Harness {
         (wakeRead, wakeWrite) = (fds[0], fds[1])
         server = try HTTPServer(listen: "127.0.0.1", port: 0, limits: limits, tls: tls, trusts: trusts,
                                 log: { [unowned self] in self.logs.append($0) },
-                                calls: calls,
+                                answerLines: answerLines, calls: calls,
                                 handler: { [unowned self] request, reply in
             self.handled.append(request)
             handler(self, request, reply)

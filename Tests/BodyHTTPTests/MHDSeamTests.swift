@@ -69,7 +69,7 @@ struct MHDSeamTests {
     @Test("an answer MHD will not queue: the exchange ends, the connection closes, the reply is closed, nothing is held")
     func queueFails() throws {
         var calls = MHDCalls.live
-        calls.queue = { _, _, _, _ in .notQueued }
+        calls.queue = { _, _, _ in .notQueued }
         weak var exchange: Exchange?
         var closes = 0
         let h = try Harness(calls: calls) { h, _, reply in
@@ -95,7 +95,7 @@ struct MHDSeamTests {
     @Test("a stream MHD cannot build: the stream and the reply close, nothing is held")
     func streamFails() throws {
         var calls = MHDCalls.live
-        calls.queueStream = { _, _, _ in .notBuilt }
+        calls.queueStream = { _, _, _, _, _ in .notBuilt }
         let stream = HTTPStream()
         var streamClosed = false
         stream.onClose = { streamClosed = true }

@@ -38,6 +38,85 @@ struct ServerTests {
         #expect(h.logs.contains(#"http: GET /status 200 doing "checking the lamp""#))
     }
 
+    @Test("without answer lines, an answer below 400 is said nowhere and a refusal is said as before")
+    func answerLines() throws {
+        let h = try Harness(answerLines: false) { _, request, reply in
+            reply.send(request.path == "/status" ? .json(200, okBody) : .error(404, "no route \(request.path)"))
+        }
+        var statuses: [Int] = []
+        h.server.answered = { statuses.append($0) }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            ["/status", "/nope"].map { path in
+                let c = RawClient(port: port)
+                c.get(path, headers: "X-Cordelia-Doing: looking\r\n")
+                return attempt { () throws(ClientError) in try c.answer() }
+            }
+        }
+        #expect(h.drive { client.isDone })
+        #expect(try client.value!.map { try $0.get().status } == [200, 404])
+        #expect(statuses == [200, 404], "every answer is still counted")
+        #expect(h.logs == [#"http: GET /nope 404 doing "looking""#])
+    }
+
+    @Test("a kept-alive connection's next request has only its own headers and query; a request kept by its handler is unchanged")
+    func keptAliveFields() throws {
+        var kept: [HTTPRequest] = []
+        let h = try Harness { _, request, reply in
+            kept.append(request)
+            reply.send(.json(200, okBody))
+        }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            let c = RawClient(port: port)
+            return [("/status?after=3&wait=1", "Authorization: Bearer first\r\nCookie: a=1\r\nCookie: b=2\r\n"),
+                    ("/ears?after=9", "Authorization: Bearer second\r\n"),
+                    ("/status", "")].map { path, headers in
+                c.get(path, headers: headers)
+                return attempt { () throws(ClientError) in try c.answer() }
+            }
+        }
+        #expect(h.drive { client.isDone })
+        #expect(try client.value!.map { try $0.get().status } == [200, 200, 200])
+        #expect(kept.map(\.query) == [["after": "3", "wait": "1"], ["after": "9"], [:]])
+        #expect(kept.map { $0.headers["authorization"] } == ["Bearer first", "Bearer second", nil])
+        #expect(kept.map { $0.headers["cookie"] } == ["a=1, b=2", nil, nil])
+        #expect(kept.map { $0.headers["host"] } == ["test", "test", "test"])
+    }
+
+    @Test("a kept-alive connection's next request reuses the exchange and its reply, unless the handler kept the reply")
+    func reusedReply() throws {
+        var replies: [ObjectIdentifier] = []
+        var kept: HTTPReply?
+        var parked: HTTPReply?
+        let h = try Harness { _, request, reply in
+            replies.append(ObjectIdentifier(reply))
+            switch request.path {
+            case "/keep": kept = reply; reply.send(.json(200, okBody))
+            case "/park": parked = reply  // answered later, below
+            default: reply.send(.json(200, okBody))
+            }
+        }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            let c = RawClient(port: port)
+            return ["/a", "/b", "/keep", "/park"].map { path in
+                c.get(path)
+                return attempt { () throws(ClientError) in try c.answer() }
+            }
+        }
+        #expect(h.drive { parked != nil })
+        // The kept reply answered /keep; it must not answer the request now waiting.
+        #expect(kept?.isOpen == false)
+        kept?.send(.error(500, "an old reply"))
+        #expect(parked?.isOpen == true && parked?.isSent == false)
+        parked?.send(.json(201, okBody))
+        #expect(h.drive { client.isDone })
+        #expect(try client.value!.map { try $0.get().status } == [200, 200, 200, 201])
+        #expect(replies[1] == replies[0] && replies[2] == replies[0], "one reply for the connection's requests")
+        #expect(replies[3] != replies[2], "the kept reply is not reused")
+    }
+
     @Test("the answered observer hears the status of every answer queued, in order")
     func answeredObserver() throws {
         let h = try Harness { _, request, reply in
