@@ -85,8 +85,18 @@ public final class Agent: @unchecked Sendable {
 
     // HTTP.
     var server: HTTPServer?
-    var serverTimer: EventLoop.TimerID?
+    /// The server's timeout, re-armed after every run (Turn.swift, step 6).
+    lazy var serverTimer = loop.makeTimer { [unowned self] in
+        self.turn("the server's timeout", runsServer: true) { _ in [] }
+    }
+    /// The parked `/ears` polls, in the order they came, and one timer for
+    /// the earliest wait's end (Ears.swift).
     var polls: [Poll] = []
+    lazy var pollTimer = loop.makeTimer { [unowned self] in self.pollsWaitRanOut() }
+    /// When `pollTimer` is armed for.
+    var pollsDue: Double?
+    /// Every parked reply's `onClose`: made once, not a closure a poll.
+    lazy var pollClosed: () -> Void = { [weak self] in self?.dropClosedPolls() }
     /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
     lazy var page = makePage()
 
@@ -100,7 +110,11 @@ public final class Agent: @unchecked Sendable {
     var announcedHost: String?
 
     // Timers and the stop.
-    var tickTimer: EventLoop.TimerID?
+    /// The rules' next wake-up (`Body.nextDue`), re-armed in place every turn.
+    lazy var tickTimer = loop.makeTimer { [unowned self] in
+        self.tickDue = nil
+        self.turn("a rule's time came") { _ in [] }
+    }
     var tickDue: Double?
     var signals: Signals?
     var stopping = false
@@ -232,8 +246,10 @@ public final class Agent: @unchecked Sendable {
         tell("STOPPING=1")
         say("stopping on \(Signals.name(of: signal)): answering waiting polls, darkening the lamp, releasing the lines")
         let now = clock.now()
-        for poll in polls { answer(poll, at: now) }
+        let waiting = polls
         polls.removeAll()
+        armPollTimer()
+        for poll in waiting { answer(poll, at: now) }
         stopping = true
         if server?.wantsRun == true { runServer() }
         preview.run(false, why: "the body is stopping")

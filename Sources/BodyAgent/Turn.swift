@@ -158,28 +158,16 @@ extension Agent {
         turnLog.removeAll(keepingCapacity: true)
     }
 
-    /// Step 6: the rules' next wake-up, and the server's if it ran.
+    /// Step 6: the rules' next wake-up, and the server's if it ran. Both
+    /// timers are the agent's own, armed in place (no closure a turn, issue 21).
     func rearm(at now: Moment, serverRan: Bool) {
         let due = body.nextDue(at: now)
         if due != tickDue {
             witness?(.armed(due))
-            loop.cancel(tickTimer)
             tickDue = due
-            tickTimer = due.map { at in
-                loop.schedule(at: at) { [unowned self] in
-                    self.tickTimer = nil
-                    self.tickDue = nil
-                    self.turn("a rule's time came") { _ in [] }
-                }
-            }
+            loop.arm(tickTimer, at: due)
         }
         guard serverRan else { return }
-        loop.cancel(serverTimer)
-        serverTimer = server?.timeout().map { t in
-            loop.schedule(at: now.mono + t) { [unowned self] in
-                self.serverTimer = nil
-                self.turn("the server's timeout", runsServer: true) { _ in [] }
-            }
-        }
+        loop.arm(serverTimer, at: server?.timeout().map { now.mono + $0 })
     }
 }

@@ -135,7 +135,7 @@ public struct Body: Equatable, Sendable {
 
     /// True when a poll that acknowledged up to `after` has an item to take:
     /// a parked poll is answered at once when this becomes true.
-    public func hasNews(after: UInt64) -> Bool { !outbox.pending(after: after).isEmpty }
+    public func hasNews(after: UInt64) -> Bool { outbox.hasPending(after: after) }
 
     /// `GET /ears?after=N`: acknowledges up to N, returns what is after it.
     /// A poll brings about nothing else: it only hears Oriel and hands out items.
