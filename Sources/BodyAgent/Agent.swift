@@ -70,6 +70,8 @@ public final class Agent: @unchecked Sendable {
     /// The turn in progress: its moment, and the log lines it writes last.
     var turnNow: Moment?
     var turnLog: [(words: String, level: Log.Level)] = []
+    /// The turn's actions (Turn.swift), kept from turn to turn for its room.
+    var turnActions: [BodyAction] = []
 
     // The board and what it shows.
     /// A test's board in place of the configured one.

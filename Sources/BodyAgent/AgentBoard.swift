@@ -41,7 +41,9 @@ extension Agent {
     func edgesReadable(_ fd: FileDescriptor, at now: Moment) -> [BodyAction] {
         guard let board else { return [] }
         do {
-            return try feedEdges(from: fd, of: board, at: now)
+            var actions: [BodyAction] = []
+            try feedEdges(from: fd, of: board, at: now, into: &actions)
+            return actions
         } catch {
             boardLost(error)
             return []
@@ -49,17 +51,16 @@ extension Agent {
     }
 
     /// Every edge waiting on `fd` into the rules, in order; their actions.
-    func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment) throws(BoardError) -> [BodyAction] {
-        var actions: [BodyAction] = []
+    func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment,
+                   into actions: inout [BodyAction]) throws(BoardError) {
         for edge in try board.readEdges(from: fd) {
-            actions += body.edge(edge, at: now, ids: { Ids.fresh() })
+            body.edge(edge, at: now, ids: { Ids.fresh() }, into: &actions)
         }
         if board.lostEdges != lostEdgesSaid {
             metrics.lost(edges: board.lostEdges - lostEdgesSaid)
             say("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
             lostEdgesSaid = board.lostEdges
         }
-        return actions
     }
 
     /// `.readLevel`: a button's bounce window ended or its hold is due. The
@@ -72,9 +73,9 @@ extension Agent {
         do {
             var actions: [BodyAction] = []
             let before = clock.now()
-            for fd in board.edgeDescriptors { actions += try feedEdges(from: fd, of: board, at: before) }
+            for fd in board.edgeDescriptors { try feedEdges(from: fd, of: board, at: before, into: &actions) }
             let pressed = try board.isPressed(role)
-            actions += body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() })
+            body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() }, into: &actions)
             return actions
         } catch {
             boardLost(error)

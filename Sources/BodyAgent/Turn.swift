@@ -62,10 +62,13 @@ extension Agent {
         let now = clock.now()
         turnNow = now
         witness?(.turn("\(event)"))
-        var actions = decide(now)
+        // One list for every turn's actions, emptied and filled again (issue 21):
+        // nothing holds it past `carryOut`, and a turn met inside a turn has its own.
+        turnActions.removeAll(keepingCapacity: true)
+        turnActions += decide(now)
         witness?(.ticked)
-        actions += body.tick(at: now, ids: { Ids.fresh() })
-        carryOut(actions, at: now)
+        body.tick(at: now, ids: { Ids.fresh() }, into: &turnActions)
+        carryOut(turnActions, at: now)
         let ran = runsServer || server?.wantsRun == true
         if ran { runServer() }
         turnNow = nil

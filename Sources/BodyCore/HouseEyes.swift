@@ -48,6 +48,8 @@ public struct HouseEyes: Equatable, Sendable {
 /// It asks until a push shows the house closing or no eye red.
 public struct EyesKill: Equatable, Sendable {
     public internal(set) var asking = Asking()
+    /// Made once, not at every confirmed press.
+    static let silence = "Oriel did not close the eyes within \(Int(House.killWait)) s"
 
     public init() {}
 
@@ -57,7 +59,7 @@ public struct EyesKill: Equatable, Sendable {
         asking.press(
             .kill, group: &group, at: now, refusal: nil,
             ask: Ask(id: id, at: now, wait: House.killWait,
-                     silence: "Oriel did not close the eyes within \(Int(House.killWait)) s",
+                     silence: Self.silence,
                      waitingFor: "already asking Oriel to close every eye"),
             request: Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]))
     }
