@@ -109,7 +109,7 @@ public enum PressOutcome: Equatable, Sendable {
     public var words: String {
         switch self {
         case .armed: "armed: press again within 5 s to confirm"
-        case .asked(let r): "asked Oriel (\(r.kind), id \(r.id))"
+        case .asked(let r): .joined("asked Oriel (", r.kind, ", id ", r.id, ")")
         case .waiting(let w): w
         case .refused(let w): w
         }
@@ -123,7 +123,8 @@ extension Asking {
     /// answers and disarms; only then does the two-press decide. A confirmed
     /// press begins `ask` and returns `request`.
     mutating func press(_ control: ButtonRole, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                        refusal: String?, ask: @autoclosure () -> Ask, request: @autoclosure () -> Request) -> PressOutcome {
+                        refusal: String?, id: @autoclosure () -> String,
+                        ask: (String) -> Ask, request: (String) -> Request) -> PressOutcome {
         group.expire(at: now.mono)
         if let out { return .waiting(out.waitingFor) }
         if let refusal {
@@ -131,10 +132,11 @@ extension Asking {
             return .refused(refusal)
         }
         guard group.press(control, at: now.mono) == .fired else { return .armed }
-        // Only a confirmed press builds its ask and request (their words and
-        // fields): an arming press makes nothing (issue 21).
-        begin(ask())
-        return .asked(request())
+        // Only a confirmed press takes a fresh id and builds its ask and
+        // request (their words and fields): an arming press makes nothing (issue 21).
+        let id = id()
+        begin(ask(id))
+        return .asked(request(id))
     }
 
     /// The request could not be queued: nothing is out, and the words are shown.

@@ -45,7 +45,7 @@ extension Body {
         let (settled, held) = c.read(pressed: pressed, at: now.mono)
         contacts[button] = c
         // Room for a press's actions at once (its log, its count, the polls woken, the camera), not grown one by one.
-        if settled != nil || held != nil { actions.reserveCapacity(actions.count + 4) }
+        if case .press = settled { actions.reserveCapacity(actions.count + 4) }
         if let settled { said(settled, of: button, at: now, ids: ids, &actions) }
         if let held { said(held, of: button, at: now, ids: ids, &actions) }
         gateMoved(from: before, into: &actions)
@@ -61,7 +61,7 @@ extension Body {
             let outcome = press(button, at: moment, id: ids(), &actions)
             // The words once, for the log and the page.
             let words = outcome.words
-            actions.append(.log("button \(name): \(words)", .info))
+            actions.append(.log(.joined("button ", name, ": ", words), .info))
             lastPress[button] = LastPress(at: moment.wall, outcome, words: words)
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
@@ -81,11 +81,12 @@ extension Body {
 
     /// A confirmed press (after the contact): the control decides, the body
     /// queues what it asked. `id` is a fresh id from the caller.
-    mutating func press(_ button: ButtonRole, at now: Moment, id: String, _ actions: inout [BodyAction]) -> PressOutcome {
+    mutating func press(_ button: ButtonRole, at now: Moment, id: @autoclosure () -> String,
+                        _ actions: inout [BodyAction]) -> PressOutcome {
         actions += advance(at: now)
         guard let i = controls.index(of: button) else { return .refused("this body has no \(button.rawValue) button") }
         let world = self.world
-        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id, by: settings.name)
+        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id(), by: settings.name)
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)

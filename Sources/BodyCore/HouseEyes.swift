@@ -55,13 +55,15 @@ public struct EyesKill: Equatable, Sendable {
 
     /// The kill is a stop: On Air being unread does not hold it back, and it
     /// never waits behind another control's request (rule 4).
-    public mutating func tap(group: inout TwoPressGroup<ButtonRole>, at now: Moment, id: String, by: String) -> PressOutcome {
+    public mutating func tap(group: inout TwoPressGroup<ButtonRole>, at now: Moment, id: @autoclosure () -> String, by: String) -> PressOutcome {
         asking.press(
             .kill, group: &group, at: now, refusal: nil,
-            ask: Ask(id: id, at: now, wait: House.killWait,
-                     silence: Self.silence,
-                     waitingFor: "already asking Oriel to close every eye"),
-            request: Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]))
+            id: id(),
+            ask: { id in
+                Ask(id: id, at: now, wait: House.killWait, silence: Self.silence,
+                    waitingFor: "already asking Oriel to close every eye")
+            },
+            request: { id in Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]) })
     }
 
     public mutating func adopt(_ eyes: HouseEyes, answered: Answered?, at now: Moment) {
@@ -81,8 +83,8 @@ extension EyesKill: AskingControl {
     var role: ButtonRole { .kill }
 
     mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome {
-        tap(group: &group, at: now, id: id, by: by)
+                      id: @autoclosure () -> String, by: String) -> PressOutcome {
+        tap(group: &group, at: now, id: id(), by: by)
     }
 
     /// The house's eyes moving (red, killing) disarms it.

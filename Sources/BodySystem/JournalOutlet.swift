@@ -83,7 +83,15 @@ public final class JournalOutlet: Sendable {
     /// line is built first (issue 21: that was two or three allocations a line).
     public func write(prefix: String, _ words: String, at now: @autoclosure () -> Double = SystemClock.monotonic()) {
         guard way != .blocking else {
-            write(Array((prefix + words + "\n").utf8))
+            // The whole line in one write, from a buffer on the stack.
+            let count = prefix.utf8.count + words.utf8.count + 1
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
+                var i = 0
+                for b in prefix.utf8 { line[i] = b; i += 1 }
+                for b in words.utf8 { line[i] = b; i += 1 }
+                line[i] = UInt8(ascii: "\n")
+                _ = valueOrErrno { system_write(fd, line.baseAddress, count) }
+            }
             return
         }
         put(prefix.utf8.count + words.utf8.count + 1, at: now()) { bytes in
