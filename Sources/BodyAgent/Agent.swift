@@ -70,8 +70,11 @@ public final class Agent: @unchecked Sendable {
     /// The turn in progress: its moment, and the log lines it writes last.
     var turnNow: Moment?
     var turnLog: [(words: String, level: Log.Level)] = []
-    /// The turn's actions (Turn.swift), kept from turn to turn for its room.
-    var turnActions: [BodyAction] = []
+    /// Lists of actions kept for their room (issue 21): a turn's, and those of
+    /// the readings it asks for (Turn.swift). Taken out while in use and given
+    /// back emptied, so a turn or a reading met inside another has a list of its own.
+    var spareTurnActions: [BodyAction] = []
+    var spareReadActions: [BodyAction] = []
 
     // The board and what it shows.
     /// A test's board in place of the configured one.

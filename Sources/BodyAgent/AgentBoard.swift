@@ -68,18 +68,18 @@ extension Agent {
     /// the reading), then the line's real level, read now, settles the
     /// contact. The reading's own moment is read after the line: a reading
     /// is never stamped before an edge it has seen.
-    func readLevel(_ role: ButtonRole) -> [BodyAction] {
-        guard let board else { return [] }
+    /// Its actions are appended to `actions`; none when the board fails.
+    func readLevel(_ role: ButtonRole, into actions: inout [BodyAction]) {
+        guard let board else { return }
+        let start = actions.count
         do {
-            var actions: [BodyAction] = []
             let before = clock.now()
             for fd in board.edgeDescriptors { try feedEdges(from: fd, of: board, at: before, into: &actions) }
             let pressed = try board.isPressed(role)
             body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() }, into: &actions)
-            return actions
         } catch {
+            actions.removeSubrange(start...)
             boardLost(error)
-            return []
         }
     }
 
