@@ -28,7 +28,8 @@ extension EarsAnswer: JSONWritable {
 
 /// Oriel's long poll of the outbox (DESIGN 4). Whether a poll is answered
 /// now or parked is the rules' (`Body.poll(after:wait:at:)`); here it is
-/// carried out: a parked reply waits in `polls` with its timer.
+/// carried out: a parked reply waits in `polls`, and one timer, the agent's
+/// own, is armed for the earliest wait's end (no closure or timer a poll, issue 21).
 extension Agent {
     func ears(after: UInt64, wait: Double, _ reply: HTTPReply, at now: Moment) {
         metrics.polled()
