@@ -51,6 +51,11 @@ extension Body {
         gateMoved(from: before, into: &actions)
     }
 
+    /// Each button's line for an arming press, made once: said at every first press (issue 21).
+    static let armedLines = Dictionary(uniqueKeysWithValues: ButtonRole.allCases.map {
+        ($0, String.joined("button ", $0.rawValue, ": ", PressOutcome.armed.words))
+    })
+
     /// What one contact event brings about.
     mutating func said(_ event: Contact.Event, of button: ButtonRole, at now: Moment,
                                ids: () -> String, _ actions: inout [BodyAction]) {
@@ -61,7 +66,8 @@ extension Body {
             let outcome = press(button, at: moment, id: ids(), &actions)
             // The words once, for the log and the page.
             let words = outcome.words
-            actions.append(.log(.joined("button ", name, ": ", words), .info))
+            let line = outcome == .armed ? Self.armedLines[button] : nil
+            actions.append(.log(line ?? .joined("button ", name, ": ", words), .info))
             lastPress[button] = LastPress(at: moment.wall, outcome, words: words)
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
