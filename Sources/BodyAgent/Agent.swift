@@ -74,6 +74,11 @@ public final class Agent: @unchecked Sendable {
     /// The turn in progress: its moment, and the log lines it writes last.
     var turnNow: Moment?
     var turnLog: [(words: String, level: Log.Level)] = []
+    /// Lists of actions kept for their room (issue 21): a turn's, and those of
+    /// the readings it asks for (Turn.swift). Taken out while in use and given
+    /// back emptied, so a turn or a reading met inside another has a list of its own.
+    var spareTurnActions: [BodyAction] = []
+    var spareReadActions: [BodyAction] = []
 
     // The board and what it shows.
     /// A test's board in place of the configured one.
@@ -89,8 +94,18 @@ public final class Agent: @unchecked Sendable {
 
     // HTTP.
     var server: HTTPServer?
-    var serverTimer: EventLoop.TimerID?
+    /// The server's timeout, re-armed after every run (Turn.swift, step 6).
+    lazy var serverTimer = loop.makeTimer { [unowned self] in
+        self.turn("the server's timeout", runsServer: true) { _ in [] }
+    }
+    /// The parked `/ears` polls, in the order they came, and one timer for
+    /// the earliest wait's end (Ears.swift).
     var polls: [Poll] = []
+    lazy var pollTimer = loop.makeTimer { [unowned self] in self.pollsWaitRanOut() }
+    /// When `pollTimer` is armed for.
+    var pollsDue: Double?
+    /// Every parked reply's `onClose`: made once, not a closure a poll.
+    lazy var pollClosed: () -> Void = { [weak self] in self?.dropClosedPolls() }
     /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
     lazy var page = makePage()
 
@@ -104,7 +119,11 @@ public final class Agent: @unchecked Sendable {
     var announcedHost: String?
 
     // Timers and the stop.
-    var tickTimer: EventLoop.TimerID?
+    /// The rules' next wake-up (`Body.nextDue`), re-armed in place every turn.
+    lazy var tickTimer = loop.makeTimer { [unowned self] in
+        self.tickDue = nil
+        self.turn("a rule's time came") { _ in [] }
+    }
     var tickDue: Double?
     var signals: Signals?
     var stopping = false
@@ -251,8 +270,10 @@ public final class Agent: @unchecked Sendable {
         tell("STOPPING=1")
         say("stopping on \(Signals.name(of: signal)): answering waiting polls, darkening the lamp, releasing the lines")
         let now = clock.now()
-        for poll in polls { answer(poll, at: now) }
+        let waiting = polls
         polls.removeAll()
+        armPollTimer()
+        for poll in waiting { answer(poll, at: now) }
         stopping = true
         if server?.wantsRun == true { runServer() }
         preview.run(false, why: "the body is stopping")

@@ -41,7 +41,9 @@ extension Agent {
     func edgesReadable(_ fd: FileDescriptor, at now: Moment) -> [BodyAction] {
         guard let board else { return [] }
         do {
-            return try feedEdges(from: fd, of: board, at: now)
+            var actions: [BodyAction] = []
+            try feedEdges(from: fd, of: board, at: now, into: &actions)
+            return actions
         } catch {
             boardLost(error)
             return []
@@ -49,17 +51,16 @@ extension Agent {
     }
 
     /// Every edge waiting on `fd` into the rules, in order; their actions.
-    func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment) throws(BoardError) -> [BodyAction] {
-        var actions: [BodyAction] = []
+    func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment,
+                   into actions: inout [BodyAction]) throws(BoardError) {
         for edge in try board.readEdges(from: fd) {
-            actions += body.edge(edge, at: now, ids: { Ids.fresh() })
+            body.edge(edge, at: now, ids: { Ids.fresh() }, into: &actions)
         }
         if board.lostEdges != lostEdgesSaid {
             metrics.lost(edges: board.lostEdges - lostEdgesSaid)
             say("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
             lostEdgesSaid = board.lostEdges
         }
-        return actions
     }
 
     /// `.readLevel`: a button's bounce window ended or its hold is due. The
@@ -67,18 +68,18 @@ extension Agent {
     /// the reading), then the line's real level, read now, settles the
     /// contact. The reading's own moment is read after the line: a reading
     /// is never stamped before an edge it has seen.
-    func readLevel(_ role: ButtonRole) -> [BodyAction] {
-        guard let board else { return [] }
+    /// Its actions are appended to `actions`; none when the board fails.
+    func readLevel(_ role: ButtonRole, into actions: inout [BodyAction]) {
+        guard let board else { return }
+        let start = actions.count
         do {
-            var actions: [BodyAction] = []
             let before = clock.now()
-            for fd in board.edgeDescriptors { actions += try feedEdges(from: fd, of: board, at: before) }
+            for fd in board.edgeDescriptors { try feedEdges(from: fd, of: board, at: before, into: &actions) }
             let pressed = try board.isPressed(role)
-            actions += body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() })
-            return actions
+            body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() }, into: &actions)
         } catch {
+            actions.removeSubrange(start...)
             boardLost(error)
-            return []
         }
     }
 

@@ -22,6 +22,8 @@ public final class EventLoop: @unchecked Sendable {
 
     public struct WatchID: Hashable, Sendable { let registration: UInt64 }
     public struct TimerID: Hashable, Sendable { let raw: UInt64 }
+    /// A timer made once and armed again and again (`makeTimer`, `arm`).
+    public struct TimerSlot: Hashable, Sendable { let index: Int }
 
     private struct Watch {
         let fd: FileDescriptor
@@ -40,6 +42,11 @@ public final class EventLoop: @unchecked Sendable {
     private var registrationOf: [FileDescriptor: UInt64] = [:]
     private var nextRegistration: UInt64 = 2
     private var timers: [UInt64: (due: Double, action: Action)] = [:]
+    /// The timers re-armed every turn (the rules' wake-up, the server's
+    /// timeout): armed in place, their action made once, so arming one
+    /// allocates nothing where `schedule` makes a closure each time (issue 21).
+    /// `order` is the ticket of its last arming, from the same count as the ids.
+    private var slots: [(due: Double?, order: UInt64, action: Action)] = []
     private var nextTimer: UInt64 = 1
     private var armedFor: Double? = nil
     private var stopping = false
@@ -129,6 +136,24 @@ public final class EventLoop: @unchecked Sendable {
         rearmDue = true
     }
 
+    /// A timer that runs `action` each time it comes due, armed with `arm`.
+    public func makeTimer(_ action: @escaping Action) -> TimerSlot {
+        slots.append((nil, 0, action))
+        return TimerSlot(index: slots.count - 1)
+    }
+
+    /// Arms `slot` for `due` (monotonic seconds), in place of any earlier
+    /// time; nil disarms it. It runs once a time it is armed.
+    public func arm(_ slot: TimerSlot, at due: Double?) {
+        guard slots[slot.index].due != due else { return }
+        slots[slot.index].due = due
+        if due != nil {
+            slots[slot.index].order = nextTimer
+            nextTimer += 1
+        }
+        rearmDue = true
+    }
+
     /// Hands work to the loop thread from any thread.
     public func post(_ work: @escaping @Sendable () -> Void) {
         inbox.withLock { $0.work.append(work) }
@@ -149,7 +174,10 @@ public final class EventLoop: @unchecked Sendable {
 
     private func rearm() {
         rearmDue = false
-        let due = timers.values.map(\.due).min()
+        // The earliest, kept as it goes: no array a turn (issue 21).
+        var due: Double?
+        for t in timers.values where t.due < due ?? .infinity { due = t.due }
+        for s in slots { if let d = s.due, d < due ?? .infinity { due = d } }
         if due == armedFor { return }
         do throws(Errno) {
             try timer.arm(at: due)
@@ -163,12 +191,44 @@ public final class EventLoop: @unchecked Sendable {
         do throws(Errno) { _ = try timer.drain() } catch { throw LoopError("read the timerfd", error) }
         armedFor = nil
         let now = EventLoop.monotonic()
-        let due = timers.filter { $0.value.due <= now }.sorted { $0.value.due < $1.value.due }
-        for (id, timer) in due {
-            timers.removeValue(forKey: id)
-            try timer.action()
-        }
+        // Only timers armed before this pass: one an action arms for now runs on the next turn.
+        try runTimers(dueBy: now, armedBefore: nextTimer)
         rearmDue = true
+    }
+
+    /// Runs the timers due by `now` and armed before ticket `limit`, earliest
+    /// first (ties in the order they were armed), one at a time: an action
+    /// may cancel or re-arm another. No list is made (issue 21).
+    private func runTimers(dueBy now: Double, armedBefore limit: UInt64) throws(LoopError) {
+        while true {
+            // The earliest due: (due, ticket), and which timer it is.
+            var best = (due: Double.infinity, order: UInt64.max)
+            var bestID: UInt64?
+            var bestSlot: Int?
+            for (id, t) in timers where Self.runs(t.due, id, before: best, now: now, limit: limit) {
+                best = (t.due, id)
+                (bestID, bestSlot) = (id, nil)
+            }
+            for i in slots.indices {
+                guard let due = slots[i].due, Self.runs(due, slots[i].order, before: best, now: now, limit: limit) else { continue }
+                best = (due, slots[i].order)
+                (bestID, bestSlot) = (nil, i)
+            }
+            if let id = bestID, let timer = timers.removeValue(forKey: id) {
+                try timer.action()
+            } else if let i = bestSlot {
+                slots[i].due = nil
+                let action = slots[i].action
+                try action()
+            } else {
+                return
+            }
+        }
+    }
+
+    private static func runs(_ due: Double, _ order: UInt64, before best: (due: Double, order: UInt64),
+                             now: Double, limit: UInt64) -> Bool {
+        due <= now && order < limit && (due < best.due || (due == best.due && order < best.order))
     }
 
     private func drainInbox() throws(LoopError) {
@@ -211,10 +271,7 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs every timer due by `now` on the caller's clock, in due order:
     /// a test's manual clock moves time, not the kernel's.
     func runTimers(dueBy now: Double) throws(LoopError) {
-        while let (id, timer) = timers.filter({ $0.value.due <= now }).min(by: { $0.value.due < $1.value.due }) {
-            timers.removeValue(forKey: id)
-            try timer.action()
-        }
+        try runTimers(dueBy: now, armedBefore: .max)
     }
 
     /// One pass over what is ready now, without waiting: descriptors'
@@ -232,7 +289,7 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     /// Timers not yet run, for tests.
-    var timersWaiting: Int { timers.count }
+    var timersWaiting: Int { timers.count + slots.count { $0.due != nil } }
 
     /// The epoll set's and the eventfd's descriptor numbers, for tests that break them.
     var epollDescriptorForTesting: FileDescriptor? { epoll.descriptor }

@@ -6,6 +6,8 @@ import BodySystem
 /// for a reader that stalled (issue 22).
 public struct Log: Sendable {
     public enum Level: Int32, Sendable { case error = 3, warning = 4, notice = 5, info = 6, debug = 7 }
+    /// The journal's prefix for each priority, by its number.
+    private static let priorities = (0...7).map { "<\($0)>" }
 
     private let journal: Bool
     /// `STUDIO_BODY_DEBUG=1`: debug lines are written too (every answered request);
@@ -24,9 +26,8 @@ public struct Log: Sendable {
     public func callAsFunction(_ words: String, _ level: Level = .info) {
         if level == .debug && !debug { return }
         recent.add(words, level)
-        let line = journal ? "<\(level.rawValue)>\(words)\n" : "studio-body: \(words)\n"
         // One whole line at a time, so lines from the hello thread never interleave.
-        outlet.write(Array(line.utf8))
+        outlet.write(prefix: journal ? Self.priorities[Int(level.rawValue)] : "studio-body: ", words)
     }
 
     /// At exit: the last lines get up to `seconds` to reach a slow journal.

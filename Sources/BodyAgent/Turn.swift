@@ -62,10 +62,14 @@ extension Agent {
         let now = clock.now()
         turnNow = now
         witness?(.turn("\(event)"))
-        var actions = decide(now)
+        var actions = spareTurnActions
+        spareTurnActions = []
+        actions += decide(now)
         witness?(.ticked)
-        actions += body.tick(at: now, ids: { Ids.fresh() })
+        body.tick(at: now, ids: { Ids.fresh() }, into: &actions)
         carryOut(actions, at: now)
+        actions.removeAll(keepingCapacity: true)
+        spareTurnActions = actions
         let ran = runsServer || server?.wantsRun == true
         if ran { runServer() }
         turnNow = nil
@@ -77,18 +81,17 @@ extension Agent {
     /// Steps 2 and 3: the rules' actions carried out, the lines first.
     func carryOut(_ actions: [BodyAction], at now: Moment) {
         // A reading the rules asked for (a bounce window's end) goes back into
-        // them before anything is shown. (No array is made when none is asked:
-        // this runs every turn, issue 21.)
-        var read: [BodyAction] = []
-        for case .readLevel(let role) in actions {
-            let more = readLevel(role)
-            if read.isEmpty { read = more } else { read += more }
-        }
+        // them before anything is shown. (Into the kept list: this runs every turn, issue 21.)
+        var read = spareReadActions
+        spareReadActions = []
+        for case .readLevel(let role) in actions { readLevel(role, into: &read) }
         driveOutputs(at: now)
         for action in actions {
             if case .readLevel = action { metrics.count(action) } else { carryOut(action, at: now) }
         }
         for action in read { carryOut(action, at: now) }
+        read.removeAll(keepingCapacity: true)
+        spareReadActions = read
     }
 
     private func carryOut(_ action: BodyAction, at now: Moment) {
@@ -107,7 +110,9 @@ extension Agent {
             if run && !preview.running { carryOut(body.cameraGone(preview.stoppedWhy), at: now) }
         case .readLevel(let role):
             // Read above; one a reading itself asked for is read now.
-            for more in readLevel(role) { carryOut(more, at: now) }
+            var more: [BodyAction] = []
+            readLevel(role, into: &more)
+            for action in more { carryOut(action, at: now) }
         case .pressed, .unanswered, .noise:
             break  // counted above
         }
@@ -158,28 +163,16 @@ extension Agent {
         turnLog.removeAll(keepingCapacity: true)
     }
 
-    /// Step 6: the rules' next wake-up, and the server's if it ran.
+    /// Step 6: the rules' next wake-up, and the server's if it ran. Both
+    /// timers are the agent's own, armed in place (no closure a turn, issue 21).
     func rearm(at now: Moment, serverRan: Bool) {
         let due = body.nextDue(at: now)
         if due != tickDue {
             witness?(.armed(due))
-            loop.cancel(tickTimer)
             tickDue = due
-            tickTimer = due.map { at in
-                loop.schedule(at: at) { [unowned self] in
-                    self.tickTimer = nil
-                    self.tickDue = nil
-                    self.turn("a rule's time came") { _ in [] }
-                }
-            }
+            loop.arm(tickTimer, at: due)
         }
         guard serverRan else { return }
-        loop.cancel(serverTimer)
-        serverTimer = server?.timeout().map { t in
-            loop.schedule(at: now.mono + t) { [unowned self] in
-                self.serverTimer = nil
-                self.turn("the server's timeout", runsServer: true) { _ in [] }
-            }
-        }
+        loop.arm(serverTimer, at: server?.timeout().map { now.mono + $0 })
     }
 }

@@ -73,7 +73,11 @@ public struct Asking: Equatable, Sendable {
 
     /// The next time this needs the clock.
     public var nextDue: Double? {
-        [out?.due, problem?.until].compactMap { $0 }.min()
+        // No array: asked at every turn while a request is out (issue 21).
+        switch (out?.due, problem?.until) {
+        case let (a?, b?): min(a, b)
+        case let (a, b): a ?? b
+        }
     }
 }
 
@@ -105,7 +109,7 @@ public enum PressOutcome: Equatable, Sendable {
     public var words: String {
         switch self {
         case .armed: "armed: press again within 5 s to confirm"
-        case .asked(let r): "asked Oriel (\(r.kind), id \(r.id))"
+        case .asked(let r): .joined("asked Oriel (", r.kind, ", id ", r.id, ")")
         case .waiting(let w): w
         case .refused(let w): w
         }
@@ -119,7 +123,8 @@ extension Asking {
     /// answers and disarms; only then does the two-press decide. A confirmed
     /// press begins `ask` and returns `request`.
     mutating func press(_ control: ButtonRole, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                        refusal: String?, ask: Ask, request: Request) -> PressOutcome {
+                        refusal: String?, id: @autoclosure () -> String,
+                        ask: (String) -> Ask, request: (String) -> Request) -> PressOutcome {
         group.expire(at: now.mono)
         if let out { return .waiting(out.waitingFor) }
         if let refusal {
@@ -127,8 +132,11 @@ extension Asking {
             return .refused(refusal)
         }
         guard group.press(control, at: now.mono) == .fired else { return .armed }
-        begin(ask)
-        return .asked(request)
+        // Only a confirmed press takes a fresh id and builds its ask and
+        // request (their words and fields): an arming press makes nothing (issue 21).
+        let id = id()
+        begin(ask(id))
+        return .asked(request(id))
     }
 
     /// The request could not be queued: nothing is out, and the words are shown.

@@ -146,7 +146,7 @@ public struct Body: Equatable, Sendable {
 
     /// True when a poll that acknowledged up to `after` has an item to take:
     /// a parked poll is answered at once when this becomes true.
-    public func hasNews(after: UInt64) -> Bool { !outbox.pending(after: after).isEmpty }
+    public func hasNews(after: UInt64) -> Bool { outbox.hasPending(after: after) }
 
     /// `GET /ears?after=N`: acknowledges up to N, returns what is after it.
     /// A poll brings about nothing else: it only hears Oriel and hands out items.
@@ -171,15 +171,20 @@ public struct Body: Equatable, Sendable {
     /// (withdrawing their items, rule 6), notices Oriel's silence and `until`
     /// passing. `ids` as for `edge`.
     public mutating func tick(at now: Moment, ids: () -> String) -> [BodyAction] {
-        let before = gate.verdict
         var actions: [BodyAction] = []
+        tick(at: now, ids: ids, into: &actions)
+        return actions
+    }
+
+    /// `tick`, its actions appended to `actions`: the agent's turn keeps one
+    /// list for them, not a new one a turn (issue 21).
+    public mutating func tick(at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
+        let before = gate.verdict
         // The buttons in name order, as sorting the keys gave, with no array made a turn.
         for button in ButtonRole.inNameOrder {
-            guard var c = contacts[button] else { continue }
-            let events = c.tick(at: now.mono)
-            guard !events.isEmpty else { continue }
+            guard var c = contacts[button], c.asksLevel(at: now.mono) else { continue }
             contacts[button] = c
-            for event in events { said(event, of: button, at: now, ids: ids, &actions) }
+            said(.readLevel, of: button, at: now, ids: ids, &actions)
         }
         // A tally is written back only when its minute is over: a write into the
         // dictionary at every turn copied it (heaptrack, issue 21).
@@ -188,7 +193,7 @@ public struct Body: Equatable, Sendable {
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
         }
         actions += advance(at: now)
-        return actions + gateMoved(from: before)
+        gateMoved(from: before, into: &actions)
     }
 
     mutating func advance(at now: Moment) -> [BodyAction] {
@@ -222,6 +227,11 @@ public struct Body: Equatable, Sendable {
     /// The verdict moved during one entry point: the camera follows it.
     func gateMoved(from before: EyesGate.Verdict) -> [BodyAction] {
         gate.verdict == before ? [] : [.preview(run: gate.verdict.runs, why: gate.verdict.words)]
+    }
+
+    /// `gateMoved`, appended to `actions` (no list of its own, nor a copy by `+`).
+    func gateMoved(from before: EyesGate.Verdict, into actions: inout [BodyAction]) {
+        if gate.verdict != before { actions.append(.preview(run: gate.verdict.runs, why: gate.verdict.words)) }
     }
 
     /// The next monotonic time anything here changes on its own.

@@ -12,27 +12,49 @@ extension Body {
     /// timestamp decides; the wall clock is set back to it). `ids` gives a
     /// fresh id for a request a press makes. An edge on an unwired button does nothing.
     public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String) -> [BodyAction] {
-        guard var c = contacts[edge.button] else { return [] }
+        var actions: [BodyAction] = []
+        self.edge(edge, at: now, ids: ids, into: &actions)
+        return actions
+    }
+
+    /// `edge`, its actions appended to `actions` (no list a call, issue 21).
+    public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
+        guard var c = contacts[edge.button] else { return }
         let before = gate.verdict
         let events = c.edge(pressed: edge.pressed, at: edge.at)
         contacts[edge.button] = c
-        var actions: [BodyAction] = []
         for event in events { said(event, of: edge.button, at: now, ids: ids, &actions) }
-        return actions + gateMoved(from: before)
+        gateMoved(from: before, into: &actions)
     }
 
     /// A button's line read now, because `.readLevel` asked: its contact
     /// settles to the real level (a release, a quiet down, or the hold).
     /// `now` is when the line was read.
     public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String) -> [BodyAction] {
-        guard var c = contacts[button] else { return [] }
-        let before = gate.verdict
-        let events = c.level(pressed: pressed, at: now.mono)
-        contacts[button] = c
         var actions: [BodyAction] = []
-        for event in events { said(event, of: button, at: now, ids: ids, &actions) }
-        return actions + gateMoved(from: before)
+        level(button, pressed: pressed, at: now, ids: ids, into: &actions)
+        return actions
     }
+
+    /// `level`, its actions appended to `actions`: every window's end comes
+    /// here, so no list is made for it (issue 21).
+    public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String,
+                               into actions: inout [BodyAction]) {
+        guard var c = contacts[button] else { return }
+        let before = gate.verdict
+        let (settled, held) = c.read(pressed: pressed, at: now.mono)
+        contacts[button] = c
+        // Room for a press's actions at once (its log, its count, the polls woken, the camera), not grown one by one.
+        if case .press = settled { actions.reserveCapacity(actions.count + 4) }
+        if let settled { said(settled, of: button, at: now, ids: ids, &actions) }
+        if let held { said(held, of: button, at: now, ids: ids, &actions) }
+        gateMoved(from: before, into: &actions)
+    }
+
+    /// Each button's line for an arming press, made once: said at every first press (issue 21).
+    static let armedLines = Dictionary(uniqueKeysWithValues: ButtonRole.allCases.map {
+        ($0, String.joined("button ", $0.rawValue, ": ", PressOutcome.armed.words))
+    })
 
     /// What one contact event brings about.
     mutating func said(_ event: Contact.Event, of button: ButtonRole, at now: Moment,
@@ -42,8 +64,11 @@ extension Body {
         case .press(let at):
             let moment = Moment(mono: at, wall: now.wall - max(0, now.mono - at))
             let outcome = press(button, at: moment, id: ids(), &actions)
-            actions.append(.log("button \(name): \(outcome.words)", .info))
-            lastPress[button] = LastPress(at: moment.wall, outcome)
+            // The words once, for the log and the page.
+            let words = outcome.words
+            let line = outcome == .armed ? Self.armedLines[button] : nil
+            actions.append(.log(line ?? .joined("button ", name, ": ", words), .info))
+            lastPress[button] = LastPress(at: moment.wall, outcome, words: words)
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
         case .noise(let at):
@@ -62,11 +87,12 @@ extension Body {
 
     /// A confirmed press (after the contact): the control decides, the body
     /// queues what it asked. `id` is a fresh id from the caller.
-    mutating func press(_ button: ButtonRole, at now: Moment, id: String, _ actions: inout [BodyAction]) -> PressOutcome {
+    mutating func press(_ button: ButtonRole, at now: Moment, id: @autoclosure () -> String,
+                        _ actions: inout [BodyAction]) -> PressOutcome {
         actions += advance(at: now)
         guard let i = controls.index(of: button) else { return .refused("this body has no \(button.rawValue) button") }
         let world = self.world
-        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id, by: settings.name)
+        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id(), by: settings.name)
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)
@@ -88,8 +114,12 @@ public struct LastPress: Equatable, Sendable {
     public var words: String
 
     public init(at: Double, _ outcome: PressOutcome) {
+        self.init(at: at, outcome, words: outcome.words)
+    }
+
+    init(at: Double, _ outcome: PressOutcome, words: String) {
         self.at = at
-        words = outcome.words
+        self.words = words
         switch outcome {
         case .armed: became = "armed"
         case .asked: became = "asked"

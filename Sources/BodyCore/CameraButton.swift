@@ -19,8 +19,8 @@ extension CameraButton: Control {
 
     /// One press, no arming: the arming of a two-press neighbour is left alone.
     mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome {
-        .asked(Request(kind: "eyes", id: id, fields: [
+                      id: @autoclosure () -> String, by: String) -> PressOutcome {
+        .asked(Request(kind: "eyes", id: id(), fields: [
             "open": .bool(!world.eyes.open), "camera": .string(camera), "by": .string(by)]))
     }
 

@@ -96,7 +96,9 @@ public struct Contact: Equatable, Sendable {
             bounces += 1
             return []
         }
-        var events = heldIfDue(at: at)
+        // No array unless there is an event (issue 21: every edge comes here).
+        var events: [Event] = []
+        if let held = heldIfDue(at: at) { events.append(held) }
         if let open = window {
             if at < open.end {
                 bounces += 1
@@ -105,7 +107,7 @@ public struct Contact: Equatable, Sendable {
             // The window ended and the line moved again before the body read
             // it: what it was at the end is unknown, so it ends at rest.
             window = nil
-            if confirms { events += settle(open, pressed: false, at: open.end) }
+            if confirms, let settled = settle(open, pressed: false, at: open.end) { events.append(settled) }
         }
         awaitingLevel = false
         window = Window(first: at, end: at + debounce)
@@ -122,27 +124,39 @@ public struct Contact: Equatable, Sendable {
     /// The caller's clock: at a window's end or the hold's moment, asks for
     /// the line's level (once; the reading answers).
     public mutating func tick(at now: Double) -> [Event] {
-        guard let due = nextDeadline(), now >= due else { return [] }
+        asksLevel(at: now) ? [.readLevel] : []
+    }
+
+    /// `tick` without the list: true when it asks for the line's level (`.readLevel`).
+    mutating func asksLevel(at now: Double) -> Bool {
+        guard let due = nextDeadline(), now >= due else { return false }
         awaitingLevel = true
-        return [.readLevel]
+        return true
     }
 
     /// The line's real level, read because `.readLevel` asked for it: it
     /// settles the open window, or checks a hold. A reading nobody asked for
     /// (or one an edge overtook) changes nothing.
     public mutating func level(pressed: Bool, at now: Double) -> [Event] {
-        guard awaitingLevel else { return [] }
+        let (settled, held) = read(pressed: pressed, at: now)
+        return [settled, held].compactMap { $0 }
+    }
+
+    /// `level` without the list (it is at most two events, in this order):
+    /// the body reads a line at every window's end (issue 21).
+    mutating func read(pressed: Bool, at now: Double) -> (settled: Event?, held: Event?) {
+        guard awaitingLevel else { return (nil, nil) }
         awaitingLevel = false
         readAt = max(readAt, now)
-        var events: [Event] = []
+        var settled: Event?
         if let open = window {
             window = nil
-            events += settle(open, pressed: pressed, at: now)
+            settled = settle(open, pressed: pressed, at: now)
         } else if isDown, !pressed {
             // The hold's reading found the line up: its release edge was lost.
-            events.append(go(down: false, at: now))
+            settled = go(down: false, at: now)
         }
-        return events + heldIfDue(at: now)
+        return (settled, heldIfDue(at: now))
     }
 
     /// When `tick` next has something to do, or nil if nothing is pending.
@@ -157,28 +171,28 @@ public struct Contact: Equatable, Sendable {
     }
 
     /// A window ends with the line `pressed`, read `at`.
-    private mutating func settle(_ open: Window, pressed: Bool, at: Double) -> [Event] {
+    private mutating func settle(_ open: Window, pressed: Bool, at: Double) -> Event? {
         guard confirms else {
             // The edge acted already; the reading only corrects the level.
-            guard pressed != isDown else { return [] }
+            guard pressed != isDown else { return nil }
             if pressed {
                 isDown = true
                 downSince = at
-                return []
+                return nil
             }
-            return [go(down: false, at: at)]
+            return go(down: false, at: at)
         }
         if pressed == isDown {
             blips += 1
-            return [.noise(at: open.first)]
+            return .noise(at: open.first)
         }
-        return [go(down: pressed, at: open.first)]
+        return go(down: pressed, at: open.first)
     }
 
-    private mutating func heldIfDue(at now: Double) -> [Event] {
-        guard isDown, !isHeld, let since = downSince, now >= since + Self.heldAfter else { return [] }
+    private mutating func heldIfDue(at now: Double) -> Event? {
+        guard isDown, !isHeld, let since = downSince, now >= since + Self.heldAfter else { return nil }
         isHeld = true
-        return [.held(since: since)]
+        return .held(since: since)
     }
 
     private mutating func go(down: Bool, at: Double) -> Event {

@@ -28,7 +28,7 @@ protocol Control: Equatable, Sendable {
     /// A confirmed press (after the contact), guards in DESIGN 3's order;
     /// `.asked` carries the request the body queues.
     mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome
+                      id: @autoclosure () -> String, by: String) -> PressOutcome
     /// The request `tap` asked for is in the outbox.
     mutating func queued(_ request: Request, in world: World, at now: Moment, gate: inout EyesGate)
     /// The request could not be queued: nothing is out, and the words are shown.
@@ -72,14 +72,14 @@ extension AskingControl {
 /// settles its request from what Oriel says of On Air.
 protocol OnAirControl: AskingControl {
     mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome
+                      id: @autoclosure () -> String, by: String) -> PressOutcome
     mutating func adopt(_ state: OnAirState, answered: Answered?, at now: Moment)
 }
 
 extension OnAirControl {
     mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome {
-        tap(state: world.state, group: &group, at: now, id: id, by: by)
+                      id: @autoclosure () -> String, by: String) -> PressOutcome {
+        tap(state: world.state, group: &group, at: now, id: id(), by: by)
     }
 
     func disarms(from old: World, to new: World) -> Bool { new.state.moved(from: old.state) }

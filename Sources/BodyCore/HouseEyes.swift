@@ -50,18 +50,22 @@ public struct HouseEyes: Equatable, Sendable {
 /// It asks until a push shows the house closing or no eye red.
 public struct EyesKill: Equatable, Sendable {
     public internal(set) var asking = Asking()
+    /// Made once, not at every confirmed press.
+    static let silence = "Oriel did not close the eyes within \(Int(House.killWait)) s"
 
     public init() {}
 
     /// The kill is a stop: On Air being unread does not hold it back, and it
     /// never waits behind another control's request (rule 4).
-    public mutating func tap(group: inout TwoPressGroup<ButtonRole>, at now: Moment, id: String, by: String) -> PressOutcome {
+    public mutating func tap(group: inout TwoPressGroup<ButtonRole>, at now: Moment, id: @autoclosure () -> String, by: String) -> PressOutcome {
         asking.press(
             .kill, group: &group, at: now, refusal: nil,
-            ask: Ask(id: id, at: now, wait: House.killWait,
-                     silence: "Oriel did not close the eyes within \(Int(House.killWait)) s",
-                     waitingFor: "already asking Oriel to close every eye"),
-            request: Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]))
+            id: id(),
+            ask: { id in
+                Ask(id: id, at: now, wait: House.killWait, silence: Self.silence,
+                    waitingFor: "already asking Oriel to close every eye")
+            },
+            request: { id in Request(kind: "eyes_kill", id: id, fields: ["by": .string(by)]) })
     }
 
     public mutating func adopt(_ eyes: HouseEyes, answered: Answered?, at now: Moment) {
@@ -81,8 +85,8 @@ extension EyesKill: AskingControl {
     var role: ButtonRole { .kill }
 
     mutating func tap(_ world: World, group: inout TwoPressGroup<ButtonRole>, at now: Moment,
-                      id: String, by: String) -> PressOutcome {
-        tap(group: &group, at: now, id: id, by: by)
+                      id: @autoclosure () -> String, by: String) -> PressOutcome {
+        tap(group: &group, at: now, id: id(), by: by)
     }
 
     /// The house's eyes moving (red, killing) disarms it.

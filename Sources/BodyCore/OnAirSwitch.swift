@@ -19,16 +19,19 @@ public struct OnAirSwitch: Equatable, Sendable {
 
     /// A press, with the guards in DESIGN 3's order.
     public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
-                             at now: Moment, id: String, by: String) -> PressOutcome {
+                             at now: Moment, id: @autoclosure () -> String, by: String) -> PressOutcome {
         let on = state.on == true
         let endOnly = action == .endOnly && !on ? "this On Air button only ends On Air, and On Air is off" : nil
         let verb = on ? "end" : "start"
         let outcome = asking.press(
             .onair, group: &group, at: now, refusal: state.unreadWords ?? endOnly,
-            ask: Ask(id: id, at: now, wait: House.onAirWait,
-                     silence: "Oriel did not \(verb) On Air within \(Int(House.onAirWait)) s",
-                     waitingFor: "already asking Oriel to \(verb) On Air"),
-            request: Request(kind: "onair", id: id, fields: ["on": .bool(!on), "by": .string(by)]))
+            id: id(),
+            ask: { id in
+                Ask(id: id, at: now, wait: House.onAirWait,
+                    silence: "Oriel did not \(verb) On Air within \(Int(House.onAirWait)) s",
+                    waitingFor: "already asking Oriel to \(verb) On Air")
+            },
+            request: { id in Request(kind: "onair", id: id, fields: ["on": .bool(!on), "by": .string(by)]) })
         if case .asked = outcome { askedOn = !on }
         return outcome
     }

@@ -15,6 +15,41 @@ public struct OutboxItem: Equatable, Sendable {
     }
 }
 
+extension OutboxItem: JSONWritable {
+    /// The bytes `JSONOut.value(json)` writes, keys in byte order, without
+    /// building the object: the `/ears` answer writes one for every item (issue 21).
+    public func write(to out: inout JSONOut) {
+        out.object { o in
+            var last: String?
+            while let key = nextKey(after: last) {
+                o.key(key)
+                switch key {
+                case "seq": o.number(Double(seq))
+                case "kind": o.string(request.kind)
+                case "id": o.string(request.id)
+                default: o.value(request.fields[key]!)
+                }
+                last = key
+            }
+        }
+    }
+
+    /// The least of `json`'s keys after `last` in byte order (the first when nil).
+    private func nextKey(after last: String?) -> String? {
+        var best: String?
+        func consider(_ key: String) {
+            if let last, !JSONOut.byteOrder(last, key) { return }
+            if let b = best, !JSONOut.byteOrder(key, b) { return }
+            best = key
+        }
+        consider("seq")
+        consider("kind")
+        consider("id")
+        for key in request.fields.keys { consider(key) }
+        return best
+    }
+}
+
 public struct OutboxFull: Error, Equatable, CustomStringConvertible {
     public let capacity: Int
     public var description: String {
@@ -71,6 +106,11 @@ public struct Outbox: Equatable, Sendable {
     /// ours, everything (`poll` moves it all past the cursor).
     public func pending(after: UInt64) -> [OutboxItem] {
         after > next ? items : items.filter { $0.seq > after }
+    }
+
+    /// Whether `pending(after:)` has anything, with no list made (asked at every queued item).
+    public func hasPending(after: UInt64) -> Bool {
+        after > next ? !items.isEmpty : items.contains { $0.seq > after }
     }
 
     /// Withdraws the item for a request whose wait ran out; returns it if it was there.

@@ -9,6 +9,20 @@ extension String {
         while let l = s.last, blank(l) { s.removeLast() }
         return String(s)
     }
+
+    /// The pieces one after another in one String, its room reserved once:
+    /// an interpolation grows its String two or three times on the way, and
+    /// a press's words are made at every press (issue 21).
+    public static func joined(_ a: String, _ b: String, _ c: String = "", _ d: String = "", _ e: String = "") -> String {
+        var s = String()
+        s.reserveCapacity(a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count + e.utf8.count)
+        s += a
+        s += b
+        s += c
+        s += d
+        s += e
+        return s
+    }
 }
 
 /// A host as addresses and URLs write it.

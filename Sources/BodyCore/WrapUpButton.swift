@@ -14,14 +14,17 @@ public struct WrapUpButton: Equatable, Sendable {
     }
 
     public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
-                             at now: Moment, id: String, by: String) -> PressOutcome {
+                             at now: Moment, id: @autoclosure () -> String, by: String) -> PressOutcome {
         let hidden = Self.shows(state) ? nil : "Wrap up shows only while On Air is on in LIVE or SOLO PLAY"
         return asking.press(
             .wrapup, group: &group, at: now, refusal: state.unreadWords ?? hidden,
-            ask: Ask(id: id, at: now, wait: House.wrapUpWait,
-                     silence: "Oriel did not start Wrap up within \(Int(House.wrapUpWait)) s",
-                     waitingFor: "already asking Oriel to start Wrap up"),
-            request: Request(kind: "stage", id: id, fields: ["stage": .string("wrapup"), "by": .string(by)]))
+            id: id(),
+            ask: { id in
+                Ask(id: id, at: now, wait: House.wrapUpWait,
+                    silence: "Oriel did not start Wrap up within \(Int(House.wrapUpWait)) s",
+                    waitingFor: "already asking Oriel to start Wrap up")
+            },
+            request: { id in Request(kind: "stage", id: id, fields: ["stage": .string("wrapup"), "by": .string(by)]) })
     }
 
     /// Settles when the push shows off or the wrapup stage, or an error for this id.

@@ -22,11 +22,16 @@ public final class SimBoard: Board {
     /// Edges not delivered yet, in time order.
     private var due: [ButtonEdge] = []
     private var timer: MonotonicTimer?
+    /// The timer's descriptor as a list, kept: the agent asks for it at every reading (issue 21).
+    public private(set) var edgeDescriptors: [FileDescriptor] = []
+    /// What `readEdges` hands over, reused from read to read (issue 21).
+    private var delivered: [ButtonEdge] = []
 
     public init() throws(BoardError) {
         do throws(Errno) { timer = try MonotonicTimer() } catch {
             throw BoardError(.other, "sim board: cannot create its edge timer: \(error.words)")
         }
+        edgeDescriptors = timer?.descriptor.map { [$0] } ?? []
     }
 
     deinit { release() }
@@ -37,8 +42,6 @@ public final class SimBoard: Board {
                 ("button \(b.rawValue)", FoundLine(chip: "sim", offset: UInt32(outputs.count + i), name: "SIM-\(b.rawValue)"))
             }
     }
-
-    public var edgeDescriptors: [FileDescriptor] { timer?.descriptor.map { [$0] } ?? [] }
 
     public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
         guard timer != nil else { throw BoardError(.chipGone, "sim board: cannot drive \(role.rawValue): the board was released") }
@@ -70,11 +73,14 @@ public final class SimBoard: Board {
             throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
         }
         let now = SystemClock.monotonic()
-        let ready = due.prefix { $0.at <= now }
-        due.removeFirst(ready.count)
-        for e in ready { if e.pressed { down.insert(e.button) } else { down.remove(e.button) } }
+        delivered.removeAll(keepingCapacity: true)
+        while let e = due.first, e.at <= now {
+            due.removeFirst()
+            if e.pressed { down.insert(e.button) } else { down.remove(e.button) }
+            delivered.append(e)
+        }
         arm()
-        return Array(ready)
+        return delivered
     }
 
     /// The line's level now: the last edge whose time has come, delivered or not.
@@ -87,6 +93,7 @@ public final class SimBoard: Board {
         for role in outputs { levels[role] = false }
         timer?.close()
         timer = nil
+        edgeDescriptors = []
         due.removeAll()
     }
 

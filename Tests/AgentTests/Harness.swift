@@ -135,6 +135,9 @@ final class Client {
 
     deinit { close(fd) }
 
+    /// The client goes away (both directions shut), as an Oriel that stopped would.
+    func leave() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
     func send(_ method: String, _ path: String, body: String = "") {
         let text = "\(method) \(path) HTTP/1.1\r\nHost: body\r\nAuthorization: Bearer t0ken\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -128,4 +128,40 @@ struct TurnTests {
         #expect(rig.board.released)
         #expect(rig.deeds.contains(.drove(.lamp, false)))
     }
+
+    @Test("parked polls share one timer: each is answered when its own wait runs out, and one whose client leaves is dropped")
+    func pollsShareATimer() throws {
+        let rig = try AgentRig(at: 1000)
+        let short = rig.client()
+        short.send("GET", "/ears?after=0&wait=2")
+        try rig.pump { rig.agent.polls.count == 1 }
+        let long = rig.client()
+        long.send("GET", "/ears?after=0&wait=5")
+        try rig.pump { rig.agent.polls.count == 2 }
+        let gone = rig.client()
+        gone.send("GET", "/ears?after=0&wait=3")
+        try rig.pump { rig.agent.polls.count == 3 }
+        #expect(rig.agent.pollsDue == 1002)
+        rig.deeds.removeAll()
+        try rig.advance(to: 1002)
+        #expect(rig.deeds.contains(.turn("a poll's wait ran out")))
+        var got: (status: Int, body: String)?
+        try rig.pump { got = short.answer(); return got != nil }
+        #expect(got?.status == 200)
+        #expect(got?.body.contains(#""items":[]"#) == true)
+        #expect(rig.agent.polls.count == 2)
+        #expect(rig.agent.pollsDue == 1003)
+        // The 3 s poll's client goes away: it is dropped now, and the timer moves to the 5 s one.
+        gone.leave()
+        try rig.pump { rig.agent.polls.count == 1 }
+        #expect(rig.agent.pollsDue == 1005)
+        try rig.advance(to: 1004.9)
+        #expect(long.answer() == nil)
+        try rig.advance(to: 1005)
+        got = nil
+        try rig.pump { got = long.answer(); return got != nil }
+        #expect(got?.status == 200)
+        #expect(rig.agent.polls.isEmpty)
+        #expect(rig.agent.pollsDue == nil)
+    }
 }

@@ -21,6 +21,28 @@ struct OutboxTests {
         #expect(!a.delivered)
     }
 
+    @Test("an item writes the bytes of its JSON object (keys in byte order, seq, kind and id over fields of those names)")
+    func itemWrites() {
+        let item = OutboxItem(seq: Self.start + 1, request: request("onair", "a", [
+            "on": .bool(true), "by": .string("studio"), "zz": .null, "id": .string("shadowed"),
+            "Kind": .number(1.5), "a\"b": .array([.string("x")])]), delivered: false)
+        var written = JSONOut()
+        item.write(to: &written)
+        var value = JSONOut()
+        value.value(item.json)
+        #expect(written.bytes == value.bytes)
+        #expect(String(decoding: written.bytes, as: UTF8.self).hasPrefix(#"{"Kind":1.5,"a\"b":["x"],"by":"studio","id":"a","#))
+    }
+
+    @Test("hasPending says whether pending has anything, a cursor ahead of ours included")
+    mutating func hasPending() throws {
+        #expect(!box.hasPending(after: 0))
+        _ = try box.enqueue(ask("a"))
+        for after in [0, Self.start, Self.start + 1, Self.start + 5] {
+            #expect(box.hasPending(after: after) == !box.pending(after: after).isEmpty)
+        }
+    }
+
     @Test("an item reads as {seq, kind, id, ...fields}")
     mutating func itemJSON() throws {
         let item = try box.enqueue(ask("a"))

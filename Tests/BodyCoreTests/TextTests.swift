@@ -10,6 +10,13 @@ struct TextTests {
         #expect(text.trimmed == expected)
     }
 
+    @Test("joined puts its pieces one after another")
+    func joined() {
+        #expect(String.joined("button ", "kill", ": ", "armed") == "button kill: armed")
+        #expect(String.joined("a", "") == "a")
+        #expect(String.joined("ü", "é", "\n", "", "x") == "üé\nx")
+    }
+
     @Test("an IPv6 host goes in brackets, any other host as it is", arguments: [
         ("::1", 8790, "[::1]", "[::1]:8790"), ("127.0.0.1", 2947, "127.0.0.1", "127.0.0.1:2947"),
         ("studio.local", 80, "studio.local", "studio.local:80"),

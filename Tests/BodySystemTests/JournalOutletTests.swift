@@ -95,6 +95,31 @@ struct JournalOutletTests {
         #expect(file.pending == 0)
     }
 
+    @Test("a line given as prefix and words is the same whole line, to a socket and to a file")
+    func prefixAndWords() throws {
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]); close(pair[1]) }
+        let outlet = JournalOutlet(FileDescriptor(rawValue: pair[0]))
+        outlet.write(prefix: "<6>", "button kill: armed")
+        outlet.write(prefix: "<4>", "ünïcode, and a long one: " + String(repeating: "x", count: 3000))
+        _ = fcntl(pair[1], F_SETFL, O_NONBLOCK)
+        let text = try readAll(FileDescriptor(rawValue: pair[1]), outlet)
+        #expect(text == "<6>button kill: armed\n<4>ünïcode, and a long one: " + String(repeating: "x", count: 3000) + "\n")
+
+        let path = "/tmp/studio-body-outlet-words-\(getpid())"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { unlink(path) }
+        let file = JournalOutlet(FileDescriptor(rawValue: fd))
+        file.write(prefix: "studio-body: ", "one")
+        file.write(prefix: "studio-body: ", "twö")
+        close(fd)
+        let read = open(path, O_RDONLY)
+        defer { close(read) }
+        _ = fcntl(read, F_SETFL, O_NONBLOCK)
+        #expect(String(decoding: try drain(FileDescriptor(rawValue: read)), as: UTF8.self) == "studio-body: one\nstudio-body: twö\n")
+    }
+
     @Test("/dev/null (StandardError=null, 2>/dev/null) is nothing to watch: epoll refuses it, and it never waits")
     func devNull() throws {
         let fd = open("/dev/null", O_WRONLY)

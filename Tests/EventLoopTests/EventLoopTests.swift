@@ -136,4 +136,56 @@ struct EventLoopTests {
         try loop.run()
         #expect(trace == ["now", "later"])
     }
+
+    @Test("a timer made once runs once a time it is armed, at its latest time; nil disarms it")
+    func slotArmedInPlace() throws {
+        let loop = try EventLoop()
+        var ran = 0
+        let slot = loop.makeTimer { ran += 1 }
+        loop.arm(slot, at: 10)
+        loop.arm(slot, at: 20)
+        #expect(loop.timersWaiting == 1)
+        try loop.runTimers(dueBy: 15)
+        #expect(ran == 0)
+        try loop.runTimers(dueBy: 20)
+        #expect(ran == 1)
+        try loop.runTimers(dueBy: 30)
+        #expect(ran == 1, "it ran for its arming; it waits to be armed again")
+        #expect(loop.timersWaiting == 0)
+        loop.arm(slot, at: 40)
+        loop.arm(slot, at: nil)
+        try loop.runTimers(dueBy: 50)
+        #expect(ran == 1)
+        #expect(loop.timersWaiting == 0)
+    }
+
+    @Test("made and scheduled timers run together in due order; one cancelled by an earlier action in the same pass does not run")
+    func slotsAndTimersInOrder() throws {
+        let loop = try EventLoop()
+        var trace: [String] = []
+        let now = EventLoop.monotonic()
+        let slot = loop.makeTimer { trace.append("slot") }
+        var cancelled: EventLoop.TimerID?
+        loop.schedule(at: now - 2) { trace.append("first"); loop.cancel(cancelled) }
+        cancelled = loop.schedule(at: now - 1) { trace.append("cancelled") }
+        loop.arm(slot, at: now + 0.02)
+        loop.schedule(at: now + 0.01) { trace.append("once") }
+        loop.schedule(at: now + 0.03) { trace.append("last"); loop.stop() }
+        try loop.run()
+        #expect(trace == ["first", "once", "slot", "last"])
+        #expect(loop.timersWaiting == 0)
+    }
+
+    @Test("a timer an action arms for a time already past runs on the next pass, after the timers already due")
+    func armedInPassWaits() throws {
+        let loop = try EventLoop()
+        var trace: [String] = []
+        let now = EventLoop.monotonic()
+        let slot = loop.makeTimer { trace.append("slot"); loop.stop() }
+        // Armed earlier than "B": were it run in this pass, it would come before B.
+        loop.schedule(at: now - 2) { trace.append("A"); loop.arm(slot, at: now - 3) }
+        loop.schedule(at: now - 1) { trace.append("B") }
+        try loop.run()
+        #expect(trace == ["A", "B", "slot"])
+    }
 }
