@@ -57,14 +57,11 @@ public struct JSONOut {
     }
 
     /// A field name written in the source: the contract's names need no
-    /// escape, so they are copied as they are.
+    /// escape, so they are copied as they are, `,"name":` in one append.
     public mutating func field(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = afterValue
         afterValue = false
+        name.withUTF8Buffer { append(comma ? UInt8(ascii: ",") : nil, quoted: $0, then: UInt8(ascii: ":")) }
     }
 
     // MARK: values
@@ -129,6 +126,33 @@ public struct JSONOut {
         word.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// `before`, then `text` in quotes, then `after`, as one append through a
+    /// copy on the stack when short: each append checks the array's sharing
+    /// and room, and the status document's sixty-odd fields and values were
+    /// hundreds of appends, a quarter of a `/status` answer's CPU (perf, issue 21).
+    private mutating func append(_ before: UInt8?, quoted text: UnsafeBufferPointer<UInt8>, then after: UInt8?) {
+        let room = 64
+        guard text.count <= room - 4 else {
+            if let before { bytes.append(before) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: text)
+            bytes.append(UInt8(ascii: "\""))
+            if let after { bytes.append(after) }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { piece in
+            var n = 0
+            if let before { piece[n] = before; n += 1 }
+            piece[n] = UInt8(ascii: "\"")
+            n += 1
+            for b in text { piece[n] = b; n += 1 }
+            piece[n] = UInt8(ascii: "\"")
+            n += 1
+            if let after { piece[n] = after; n += 1 }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: piece[..<n]))
+        }
+    }
+
     /// A whole number's decimal digits, written straight in (no String).
     private mutating func digits(_ n: UInt64) {
         guard n >= 10 else {
@@ -157,17 +181,14 @@ public struct JSONOut {
     /// JSONEncoder's escaping with `.withoutEscapingSlashes`: quote, backslash,
     /// \b \f \n \r \t, other control characters as \u00XX; the rest as UTF-8.
     private mutating func quoted(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: one copy, not a byte at a time.
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 in
             guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            bytes.append(contentsOf: utf8)
+            append(nil, quoted: utf8, then: nil)
             return true
         }
-        if copied == true {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
+        if copied == true { return }
+        bytes.append(UInt8(ascii: "\""))
         for c in s.utf8 {
             switch c {
             case 0x22: bytes += [0x5C, 0x22]
