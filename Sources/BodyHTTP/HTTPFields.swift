@@ -73,20 +73,28 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// Where the value of the pair named `name` is in `text` (UTF-8 offsets),
     /// looking only at the pairs that begin before `limit`.
     private func find(_ name: some Collection<UInt8>, before limit: Int = .max) -> Range<Int>? {
-        var text = text
-        return text.withUTF8 { bytes in
+        // The bytes read in place (a copy of `text` to call `withUTF8` on was a
+        // retain and release a lookup), and only a name of the same length compared.
+        let count = name.count
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? in
             var i = 0
             while i < Swift.min(bytes.count, limit) {
                 let nameEnd = Self.nul(bytes, from: i)
                 let valueEnd = Self.nul(bytes, from: nameEnd + 1)
-                if UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]).elementsEqual(name) { return nameEnd + 1..<valueEnd }
+                if nameEnd - i == count, UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]).elementsEqual(name) {
+                    return nameEnd + 1..<valueEnd
+                }
                 i = valueEnd + 1
             }
             return nil
         }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var text = text
+        return text.withUTF8(scan)
     }
 
     private func find(_ name: String) -> Range<Int>? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0) }) { return found }
         var name = name
         return name.withUTF8 { find($0) }
     }
