@@ -52,15 +52,18 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
         if reading == .header && nameBytes.contains(where: { $0 >= 0x80 }) {
             // Not ASCII (never a name looked up): lower-cased as a Swift string would be.
-            text += String(decoding: nameBytes, as: UTF8.self).lowercased()
+            text += String(decoding: nameBytes, as: UTF8.self).lowercased() + "\0"
         } else {
-            Self.append(nameBytes, to: &text, lowercased: reading == .header)
+            Self.append(nameBytes, to: &text, lowercased: reading == .header, nul: true)
         }
-        let found = find(text.utf8.dropFirst(start), before: start)
+        // The name just written (without its NUL), compared in place with those before it.
+        let end = text.utf8.count - 1
+        let found = text.utf8.withContiguousStorageIfAvailable {
+            find(UnsafeBufferPointer(rebasing: $0[start..<end]), before: start)
+        } ?? find(text.utf8.dropFirst(start).dropLast(), before: start)
         guard let found else {
-            text += "\0"
-            if let value { Self.append(UnsafeRawBufferPointer(start: value, count: Self.length(value)), to: &text, lowercased: false) }
-            text += "\0"
+            let bytes = value.map { UnsafeRawBufferPointer(start: $0, count: Self.length($0)) }
+            Self.append(bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), to: &text, lowercased: false, nul: true)
             return
         }
         text.removeSubrange(text.utf8.index(text.utf8.startIndex, offsetBy: start)...)
@@ -115,10 +118,13 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// (bad UTF-8 becomes U+FFFD), ASCII letters lower-cased if asked, in
     /// pieces of at most 15 bytes: each piece is a small string, kept inline,
     /// so appending to a string with room allocates nothing. A piece ends
-    /// before a byte that begins a character, so none is cut in two.
-    private static func append(_ bytes: UnsafeRawBufferPointer, to text: inout String, lowercased: Bool) {
+    /// before a byte that begins a character, so none is cut in two. With
+    /// `nul`, a NUL follows, in the last piece when it has room (one append
+    /// fewer: a NUL cannot continue a character, so it reads the same).
+    private static func append(_ bytes: UnsafeRawBufferPointer, to text: inout String, lowercased: Bool, nul: Bool) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { piece in
             var start = 0
+            var ended = !nul
             while start < bytes.count {
                 var end = Swift.min(start + 15, bytes.count)
                 var cut = end
@@ -128,9 +134,16 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
                     let b = bytes[i]
                     piece[i - start] = lowercased && b >= 0x41 && b <= 0x5A ? b | 0x20 : b
                 }
-                text += String(decoding: UnsafeBufferPointer(rebasing: piece[0..<(end - start)]), as: UTF8.self)
+                var count = end - start
+                if !ended, end == bytes.count, count < 15 {
+                    piece[count] = 0
+                    count += 1
+                    ended = true
+                }
+                text += String(decoding: UnsafeBufferPointer(rebasing: piece[0..<count]), as: UTF8.self)
                 start = end
             }
+            if !ended { text += "\0" }
         }
     }
 
