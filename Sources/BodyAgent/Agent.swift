@@ -245,14 +245,16 @@ public final class Agent: @unchecked Sendable {
     }
 
     /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
+    /// The dictionaries are walked into tables, not looked up by role: a lookup hashes, at every request.
     func statusExtras(at now: Moment) -> StatusExtras {
+        var lit = RoleTable<OutputRole, Bool>()
+        for (role, on) in driven { lit[role] = on }
         var lines = RoleTable<OutputRole, Bool?>()
-        for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (driven[role] ?? false) }
+        for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (lit[role] ?? false) }
+        var contacts = RoleTable<ButtonRole, (held: Bool, stuck: Bool)>()
+        for (role, c) in body.contacts { contacts[role] = (c.isDown, c.isHeld) }
         var held = RoleTable<ButtonRole, (held: Bool, stuck: Bool)>()
-        for role in setup.board.buttons.keys {
-            let c = body.contacts[role]
-            held[role] = (c?.isDown ?? false, c?.isHeld ?? false)
-        }
+        for role in setup.board.buttons.keys { held[role] = contacts[role] ?? (false, false) }
         return StatusExtras(
             lines: lines, held: held,
             location: .init(allowed: location.allowed, watching: location.watching,

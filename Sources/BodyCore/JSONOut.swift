@@ -9,10 +9,20 @@ public protocol JSONWritable {
 }
 
 public struct JSONOut {
+    /// Everything written, once a whole value is (`pending` is empty then).
     public private(set) var bytes: [UInt8] = []
     /// A value was just written, so the next value or key takes a comma (no
     /// stack of "first"s: only an opening bracket or a key clears it).
     private var afterValue = false
+    /// The bytes not yet in `bytes`: each piece (a comma, a name, a word) is
+    /// written here, in place, and they go into `bytes` with one append a
+    /// few hundred bytes and at the end of each whole value. An append to the
+    /// array checks its sharing and room through the runtime, and a status
+    /// document was hundreds of them, a quarter of a `/status` answer's CPU (perf, issue 21).
+    private var pending = InlineArray<256, UInt8>(repeating: 0)
+    private var pendingCount = 0
+    /// Objects and arrays open: at 0 a value is whole, and `pending` goes into `bytes`.
+    private var depth = 0
 
     public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
 
@@ -32,27 +42,33 @@ public struct JSONOut {
 
     public mutating func object(_ body: (inout JSONOut) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        put(UInt8(ascii: "{"))
         afterValue = false
+        depth += 1
         body(&self)
-        bytes.append(UInt8(ascii: "}"))
+        depth -= 1
+        put(UInt8(ascii: "}"))
         afterValue = true
+        settle()
     }
 
     public mutating func array(_ body: (inout JSONOut) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        put(UInt8(ascii: "["))
         afterValue = false
+        depth += 1
         body(&self)
-        bytes.append(UInt8(ascii: "]"))
+        depth -= 1
+        put(UInt8(ascii: "]"))
         afterValue = true
+        settle()
     }
 
     /// A key inside an object; the value written next belongs to it.
     public mutating func key(_ name: String) {
         separate()
         quoted(name)
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: ":"))
         afterValue = false  // the value after a key takes no comma
     }
 
@@ -60,23 +76,24 @@ public struct JSONOut {
     /// escape, so they are copied as they are.
     public mutating func field(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        put(UInt8(ascii: "\""))
+        name.withUTF8Buffer { put($0) }
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
         afterValue = false
     }
 
     // MARK: values
 
-    public mutating func null() { separate(); literal("null") }
+    public mutating func null() { separate(); literal("null"); settle() }
 
     public mutating func bool(_ b: Bool) {
         separate()
         literal(b ? "true" : "false")
+        settle()
     }
 
-    public mutating func string(_ s: String) { separate(); quoted(s) }
+    public mutating func string(_ s: String) { separate(); quoted(s); settle() }
 
     /// As JSONEncoder writes a Double: integral values without a fraction. A value
     /// that is not finite (the body never builds one) is written as null, never as bad JSON.
@@ -85,16 +102,18 @@ public struct JSONOut {
         if !d.isFinite {
             literal("null")
         } else if d == d.rounded(.towardZero), abs(d) < 9.007_199_254_740_992e15 {
-            if d < 0 { bytes.append(UInt8(ascii: "-")) }
+            if d < 0 { put(UInt8(ascii: "-")) }
             digits(UInt64(abs(d)))
         } else {
             // The shortest digits that read back the same, as JSONEncoder
             // writes them (`description`'s), with no String made.
+            flush()
             ShortestDigits.append(d, to: &bytes)
         }
+        settle()
     }
 
-    public mutating func number(_ n: UInt64) { separate(); digits(n) }
+    public mutating func number(_ n: UInt64) { separate(); digits(n); settle() }
 
     public mutating func string(_ s: String?) { if let s { string(s) } else { null() } }
     public mutating func bool(_ b: Bool?) { if let b { bool(b) } else { null() } }
@@ -126,64 +145,102 @@ public struct JSONOut {
 
     /// Bytes written in the source (a literal word): copied, no array made.
     private mutating func literal(_ word: StaticString) {
-        word.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        word.withUTF8Buffer { put($0) }
     }
 
     /// A whole number's decimal digits, written straight in (no String).
     private mutating func digits(_ n: UInt64) {
         guard n >= 10 else {
-            bytes.append(UInt8(ascii: "0") + UInt8(n))
+            put(UInt8(ascii: "0") + UInt8(n))
             return
         }
         var width = 1
         var rest = n / 10
         while rest > 0 { width += 1; rest /= 10 }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+        if width > pending.count - pendingCount { flush() }  // at most 20 digits: they fit then
         var v = n
-        for i in stride(from: start + width - 1, through: start, by: -1) {
-            bytes[i] = UInt8(ascii: "0") + UInt8(v % 10)
+        for i in stride(from: pendingCount + width - 1, through: pendingCount, by: -1) {
+            pending[i] = UInt8(ascii: "0") + UInt8(v % 10)
             v /= 10
         }
+        pendingCount += width
     }
 
     /// Every value and key begins here: a comma after a value, and what
     /// follows is a value until a bracket opens or a key is written.
     private mutating func separate() {
-        if afterValue { bytes.append(UInt8(ascii: ",")) }
+        if afterValue { put(UInt8(ascii: ",")) }
         afterValue = true
+    }
+
+    /// A value ended: a whole one goes into `bytes` with what is pending.
+    private mutating func settle() {
+        if depth == 0 { flush() }
+    }
+
+    @inline(__always)
+    private mutating func put(_ b: UInt8) {
+        if pendingCount == pending.count { flush() }
+        pending[pendingCount] = b
+        pendingCount += 1
+    }
+
+    private mutating func put(_ piece: UnsafeBufferPointer<UInt8>) {
+        let at = pendingCount
+        guard piece.count <= pending.count - at else {
+            flush()
+            if piece.count > pending.count { bytes.append(contentsOf: piece) } else { put(piece) }
+            return
+        }
+        if let from = piece.baseAddress {
+            withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.advanced(by: at).copyMemory(from: from, byteCount: piece.count) }
+        }
+        pendingCount = at + piece.count
+    }
+
+    /// What is pending into `bytes`, with one append (out of line: `put` stays small).
+    @inline(never)
+    private mutating func flush() {
+        guard pendingCount > 0 else { return }
+        let count = pendingCount
+        let piece = pending  // a copy to read while `bytes` is written
+        withUnsafeBytes(of: piece) { raw in
+            bytes.append(contentsOf: UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: count))
+        }
+        pendingCount = 0
     }
 
     /// JSONEncoder's escaping with `.withoutEscapingSlashes`: quote, backslash,
     /// \b \f \n \r \t, other control characters as \u00XX; the rest as UTF-8.
     private mutating func quoted(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
         // Most strings need no escape: one copy, not a byte at a time.
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 in
             guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            bytes.append(contentsOf: utf8)
+            put(utf8)
             return true
         }
         if copied == true {
-            bytes.append(UInt8(ascii: "\""))
+            put(UInt8(ascii: "\""))
             return
         }
+        let hex: StaticString = "0123456789abcdef"
         for c in s.utf8 {
             switch c {
-            case 0x22: bytes += [0x5C, 0x22]
-            case 0x5C: bytes += [0x5C, 0x5C]
-            case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
-            case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
-            case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-            case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+            case 0x22: put(0x5C); put(0x22)
+            case 0x5C: put(0x5C); put(0x5C)
+            case 0x08: put(0x5C); put(UInt8(ascii: "b"))
+            case 0x0C: put(0x5C); put(UInt8(ascii: "f"))
+            case 0x0A: put(0x5C); put(UInt8(ascii: "n"))
+            case 0x0D: put(0x5C); put(UInt8(ascii: "r"))
+            case 0x09: put(0x5C); put(UInt8(ascii: "t"))
             case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 0xF)]]
-            default: bytes.append(c)
+                put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+                put(hex.utf8Start[Int(c >> 4)]); put(hex.utf8Start[Int(c & 0xF)])
+            default: put(c)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 }
 

@@ -47,7 +47,7 @@ public protocol TableRole: CaseIterable, Hashable, Sendable {
 }
 
 extension OutputRole: TableRole {
-    public var slot: Int {
+    @inlinable public var slot: Int {
         switch self {
         case .lamp: 0
         case .armedLED: 1
@@ -57,7 +57,7 @@ extension OutputRole: TableRole {
 }
 
 extension ButtonRole: TableRole {
-    public var slot: Int {
+    @inlinable public var slot: Int {
         switch self {
         case .onair: 0
         case .wrapup: 1
@@ -71,19 +71,23 @@ extension ButtonRole: TableRole {
 /// role (`slot`): no hashing and no heap storage, so what the status
 /// document says of each line and button is had at every request without
 /// allocating (a dictionary there was five allocations a request, issue 21).
+/// Inlinable: the agent fills two at every request, and a generic call from
+/// another module, unspecialised, looked up the type's metadata each time (perf, issue 21).
 public struct RoleTable<Role: TableRole, Value> {
     /// Room for the largest role kind (ButtonRole's four).
     public static var capacity: Int { 4 }
 
-    private var slots = InlineArray<4, Value?>(repeating: nil)
+    // Set in each init, not here: an initial value is a generic function of its own, called unspecialised.
+    @usableFromInline var slots: InlineArray<4, Value?>
 
-    public init() {}
+    @inlinable public init() { slots = InlineArray(repeating: nil) }
 
     public init(_ values: [Role: Value]) {
+        slots = InlineArray(repeating: nil)
         for (role, value) in values { slots[role.slot] = value }
     }
 
-    public subscript(role: Role) -> Value? {
+    @inlinable public subscript(role: Role) -> Value? {
         get { slots[role.slot] }
         set { slots[role.slot] = newValue }
     }
@@ -116,6 +120,7 @@ extension RoleTable: Equatable where Value: Equatable {
 
 extension RoleTable: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (Role, Value)...) {
+        slots = InlineArray(repeating: nil)
         for (role, value) in elements { slots[role.slot] = value }
     }
 }

@@ -42,9 +42,16 @@ public struct BearerAuth: Sendable {
     private func matches(_ given: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !token.isEmpty else { return false }
         var diff: UInt8 = given.count == token.count ? 0 : 1
-        for i in 0..<given.count {
-            diff |= given[i] ^ token[i % token.count]
+        // Token byte `i % count`, counted round rather than divided for at each byte;
+        // the wrap depends on the lengths only, never on the bytes.
+        return token.withUnsafeBufferPointer { token in
+            var j = 0
+            for i in 0..<given.count {
+                diff |= given[i] ^ token[j]
+                j += 1
+                if j == token.count { j = 0 }
+            }
+            return diff == 0
         }
-        return diff == 0
     }
 }

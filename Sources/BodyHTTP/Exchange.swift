@@ -32,7 +32,8 @@ final class Exchange: Waking {
     /// only if no one else holds it: a handler may keep the old one (a
     /// parked poll), and must never see it answer another request.
     func begin(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
-        self.server = server
+        // `self.server` stays: a spare is only ever begun again by its own server
+        // (`spareExchange`), and assigning a weak reference is a trip to the runtime's side table.
         self.connection = connection
         self.request = request
         headAt = server.headClock()

@@ -52,15 +52,18 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
         if reading == .header && nameBytes.contains(where: { $0 >= 0x80 }) {
             // Not ASCII (never a name looked up): lower-cased as a Swift string would be.
-            text += String(decoding: nameBytes, as: UTF8.self).lowercased()
+            text += String(decoding: nameBytes, as: UTF8.self).lowercased() + "\0"
         } else {
-            Self.append(nameBytes, to: &text, lowercased: reading == .header)
+            Self.append(nameBytes, to: &text, lowercased: reading == .header, nul: true)
         }
-        let found = find(text.utf8.dropFirst(start), before: start)
+        // The name just written (without its NUL), compared in place with those before it.
+        let end = text.utf8.count - 1
+        let found = text.utf8.withContiguousStorageIfAvailable {
+            find(UnsafeBufferPointer(rebasing: $0[start..<end]), before: start)
+        } ?? find(text.utf8.dropFirst(start).dropLast(), before: start)
         guard let found else {
-            text += "\0"
-            if let value { Self.append(UnsafeRawBufferPointer(start: value, count: Self.length(value)), to: &text, lowercased: false) }
-            text += "\0"
+            let bytes = value.map { UnsafeRawBufferPointer(start: $0, count: Self.length($0)) }
+            Self.append(bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), to: &text, lowercased: false, nul: true)
             return
         }
         text.removeSubrange(text.utf8.index(text.utf8.startIndex, offsetBy: start)...)
@@ -73,20 +76,28 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// Where the value of the pair named `name` is in `text` (UTF-8 offsets),
     /// looking only at the pairs that begin before `limit`.
     private func find(_ name: some Collection<UInt8>, before limit: Int = .max) -> Range<Int>? {
-        var text = text
-        return text.withUTF8 { bytes in
+        // The bytes read in place (a copy of `text` to call `withUTF8` on was a
+        // retain and release a lookup), and only a name of the same length compared.
+        let count = name.count
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? in
             var i = 0
             while i < Swift.min(bytes.count, limit) {
                 let nameEnd = Self.nul(bytes, from: i)
                 let valueEnd = Self.nul(bytes, from: nameEnd + 1)
-                if UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]).elementsEqual(name) { return nameEnd + 1..<valueEnd }
+                if nameEnd - i == count, UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]).elementsEqual(name) {
+                    return nameEnd + 1..<valueEnd
+                }
                 i = valueEnd + 1
             }
             return nil
         }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var text = text
+        return text.withUTF8(scan)
     }
 
     private func find(_ name: String) -> Range<Int>? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0) }) { return found }
         var name = name
         return name.withUTF8 { find($0) }
     }
@@ -107,10 +118,13 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// (bad UTF-8 becomes U+FFFD), ASCII letters lower-cased if asked, in
     /// pieces of at most 15 bytes: each piece is a small string, kept inline,
     /// so appending to a string with room allocates nothing. A piece ends
-    /// before a byte that begins a character, so none is cut in two.
-    private static func append(_ bytes: UnsafeRawBufferPointer, to text: inout String, lowercased: Bool) {
+    /// before a byte that begins a character, so none is cut in two. With
+    /// `nul`, a NUL follows, in the last piece when it has room (one append
+    /// fewer: a NUL cannot continue a character, so it reads the same).
+    private static func append(_ bytes: UnsafeRawBufferPointer, to text: inout String, lowercased: Bool, nul: Bool) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { piece in
             var start = 0
+            var ended = !nul
             while start < bytes.count {
                 var end = Swift.min(start + 15, bytes.count)
                 var cut = end
@@ -120,9 +134,16 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
                     let b = bytes[i]
                     piece[i - start] = lowercased && b >= 0x41 && b <= 0x5A ? b | 0x20 : b
                 }
-                text += String(decoding: UnsafeBufferPointer(rebasing: piece[0..<(end - start)]), as: UTF8.self)
+                var count = end - start
+                if !ended, end == bytes.count, count < 15 {
+                    piece[count] = 0
+                    count += 1
+                    ended = true
+                }
+                text += String(decoding: UnsafeBufferPointer(rebasing: piece[0..<count]), as: UTF8.self)
                 start = end
             }
+            if !ended { text += "\0" }
         }
     }
 

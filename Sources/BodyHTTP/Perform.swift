@@ -96,25 +96,27 @@ extension HTTPServer {
 
     /// The one log line each answer gets, and whether it was queued.
     private func said(_ queued: MHDCalls.Queued, _ exchange: Exchange, _ status: Int, what: String) -> Bool {
-        let request = exchange.request
+        // The request is read only for a line: a copy of it is a retain and release of each of its fields.
         if queued == .notBuilt {
+            let request = exchange.request
             log("http: cannot build the \(what) for \(request.method) \(request.path)")
             return perform(exchange.state.notQueued(), exchange)
         }
         // A refusal is said through the repeat filter: wrong tokens or garbage from a
         // flood are a few lines a minute with their count, not one a request.
         if status >= 400 {
+            let request = exchange.request
             // Keyed by method and status: the path and `doing` are the client's to vary.
             if let said = repeats.say(answerLine(request, status), key: "\(request.method.prefix(16)) \(status)",
                                       at: HTTPServer.monotonic()) {
                 if let requests { requests(said, status) } else { log(said) }
             }
         } else if answerLines {
-            let line = answerLine(request, status)
+            let line = answerLine(exchange.request, status)
             if let requests { requests(line, status) } else { log(line) }
         }
         guard queued == .queued else {
-            log("http: cannot queue the answer to \(request.method) \(request.path)")
+            log("http: cannot queue the answer to \(exchange.request.method) \(exchange.request.path)")
             return perform(exchange.state.notQueued(), exchange)
         }
         answered?(status)

@@ -40,8 +40,13 @@ public enum Routing {
 
     /// Who may take `path` (`.token` for a path that is no route here: its 401 says nothing).
     public static func access(_ path: String, simRoutes: Bool) -> Access {
-        guard let entry = table[path], simRoutes || !entry.sim else { return .token }
-        return entry.access
+        entry(path, simRoutes: simRoutes)?.access ?? .token
+    }
+
+    /// The path's entry, if it has one here (a sim path only with `simRoutes`).
+    private static func entry(_ path: String, simRoutes: Bool) -> Entry? {
+        guard let entry = table[path], simRoutes || !entry.sim else { return nil }
+        return entry
     }
 
     /// Finds the route: 404 for an unknown path (sim paths are unknown unless
@@ -54,7 +59,12 @@ public enum Routing {
 
     public static func route(method: String, path: String, query: HTTPFields,
                              simRoutes: Bool) -> Result<Route, HTTPResponse> {
-        guard let entry = table[path], simRoutes || !entry.sim else {
+        route(entry(path, simRoutes: simRoutes), method: method, path: path, query: query)
+    }
+
+    private static func route(_ entry: Entry?, method: String, path: String,
+                              query: HTTPFields) -> Result<Route, HTTPResponse> {
+        guard let entry else {
             return .failure(.error(404, "no route \(path)"))
         }
         guard method == entry.method || (entry.method == "GET" && method == "HEAD") else {
@@ -74,9 +84,10 @@ public enum Routing {
     /// place of the token. No route takes the token in its URL (issue 20).
     public static func route(_ request: HTTPRequest, auth: BearerAuth, simRoutes: Bool,
                              signedIn: Bool = false) -> Result<Route, HTTPResponse> {
-        let routed = route(method: request.method, path: request.path,
-                           query: request.query, simRoutes: simRoutes)
-        let allowed = switch access(request.path, simRoutes: simRoutes) {
+        // The table is read once: a lookup hashes the path.
+        let entry = entry(request.path, simRoutes: simRoutes)
+        let routed = route(entry, method: request.method, path: request.path, query: request.query)
+        let allowed = switch entry?.access ?? .token {
         case .open: true
         case .token: auth.allows(request.headers["authorization"])
         case .tokenOrSession: signedIn || auth.allows(request.headers["authorization"])

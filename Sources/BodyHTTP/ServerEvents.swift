@@ -7,6 +7,9 @@ extension HTTPServer {
     func head(_ connection: OpaquePointer, method: String, path: String) -> (Exchange, Bool) {
         hangups?.headArrived(connection)
         let request = readRequest(connection, method: method, path: path)
+        // Read from the local value: `exchange.request`, a class's field, is copied at each read.
+        let trusted = trusts(request)
+        let framing = Framing(headers: request.headers)
         let exchange: Exchange
         if let spare = spareExchange {
             spareExchange = nil
@@ -15,9 +18,8 @@ extension HTTPServer {
         } else {
             exchange = Exchange(server: self, connection: connection, request: request, maxBody: maxBody)
         }
-        if trusts(exchange.request) { hangups?.trust(connection) }
+        if trusted { hangups?.trust(connection) }
         live.updateValue(exchange, forKey: ObjectIdentifier(exchange))
-        let framing = Framing(headers: exchange.request.headers)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
         return (exchange, perform(exchange.state.head(framing), exchange))
     }

@@ -58,6 +58,30 @@ struct HTTPFieldsTests {
         raw.withUnsafeBufferPointer { #expect(bad["x"].map(String.init) == String(cString: $0.baseAddress!)) }
     }
 
+    @Test("a name or value filling its last piece (15 bytes) or one short of it, each ended where it ends")
+    func pieceEnds() {
+        let pairs: [(String, String?)] = [
+            (String(repeating: "N", count: 14), String(repeating: "v", count: 14)),
+            (String(repeating: "M", count: 15), String(repeating: "w", count: 15)),
+            (String(repeating: "O", count: 16), String(repeating: "x", count: 30)),
+            ("A", nil), ("B", ""), ("n" + String(repeating: "n", count: 13), "again"),
+        ]
+        let fields = Self.read(pairs, .header)
+        #expect(fields.map { String($0.name) } == [String(repeating: "n", count: 14), String(repeating: "m", count: 15),
+                                                  String(repeating: "o", count: 16), "a", "b"])
+        #expect(fields[String(repeating: "n", count: 14)].map(String.init) == String(repeating: "v", count: 14) + ", again")
+        #expect(fields[String(repeating: "m", count: 15)].map(String.init) == String(repeating: "w", count: 15))
+        #expect(fields[String(repeating: "o", count: 16)].map(String.init) == String(repeating: "x", count: 30))
+        #expect(fields["a"] == "" && fields["b"] == "")
+        // Bad UTF-8 at the very end of a value, a header after it: repaired, and the next one intact.
+        var bad = HTTPFields()
+        let raw: [CChar] = Array(repeating: 0x61, count: 12) + [-0x20 /* 0xE0 */, -0x60 /* 0xA0 */, 0]
+        raw.withUnsafeBufferPointer { value in "x".withCString { bad.add($0, value.baseAddress!, .header) } }
+        "y".withCString { n in "z".withCString { bad.add(n, $0, .header) } }
+        raw.withUnsafeBufferPointer { #expect(bad["x"].map(String.init) == String(cString: $0.baseAddress!)) }
+        #expect(bad["y"] == "z" && bad.count == 2)
+    }
+
     @Test("emptied for the next request, the same value type: a copy kept elsewhere is untouched")
     func reused() {
         var fields = Self.read([("Host", "a")], .header)

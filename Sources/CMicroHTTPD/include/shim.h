@@ -112,7 +112,18 @@ static inline void body_mhd_client_address(struct MHD_Connection *connection, ch
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) return;
     const struct sockaddr *sa = info->client_addr;
-    if (sa->sa_family == AF_INET) {
+    if (sa->sa_family == AF_INET && size >= 16) {
+        // What inet_ntop writes, without its sprintf: at every request (issue 21).
+        const unsigned char *b = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
+        size_t n = 0;
+        for (int i = 0; i < 4; i++) {
+            if (i > 0) out[n++] = '.';
+            if (b[i] >= 100) out[n++] = (char)('0' + b[i] / 100);
+            if (b[i] >= 10) out[n++] = (char)('0' + b[i] / 10 % 10);
+            out[n++] = (char)('0' + b[i] % 10);
+        }
+        out[n] = '\0';
+    } else if (sa->sa_family == AF_INET) {
         inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)size);
     } else if (sa->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)size);
