@@ -18,6 +18,8 @@ final class Exchange: Waking {
     private(set) var headAt: Double
     /// Its body was too slow and its socket was shut down.
     var cutOff = false
+    /// Where it is in the server's `live`, -1 when not there.
+    var liveAt = -1
 
     init(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
         self.server = server

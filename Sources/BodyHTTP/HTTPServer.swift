@@ -39,8 +39,10 @@ public final class HTTPServer {
     var daemon: MHDCalls.Daemon?
     /// MHD's messages while it starts, said once in its error if it fails.
     var startMessages: [String]? = []
-    /// Every request between its head and its completion.
-    var live: [ObjectIdentifier: Exchange] = [:]
+    /// Every request between its head and its completion, in no order; each
+    /// knows its place (`Exchange.liveAt`): an array, not a dictionary, spares
+    /// two hashes a request (issue 21).
+    var live: [Exchange] = []
     /// The last exchange completed well, for the next head (`reuse`).
     var spareExchange: Exchange?
     /// The header and query strings of the last completed request, for the next (RequestReading).
@@ -166,7 +168,7 @@ public final class HTTPServer {
         if poll?.runDue == true || hangups?.wantsRun == true { return 0 }
         let mhd = calls.timeout(daemon).map { Double($0) / 1000 }
         let heads = hangups?.headsWaiting.map(\.1) ?? []
-        let bodies = live.values.filter { $0.state.isReadingBody && !$0.cutOff }.map(\.headAt)
+        let bodies = live.filter { $0.state.isReadingBody && !$0.cutOff }.map(\.headAt)
         guard let due = deadlines.next(heads: heads, bodies: bodies) else { return mhd }
         let deadline = max(0, due - Self.monotonic())
         return min(mhd ?? deadline, deadline)

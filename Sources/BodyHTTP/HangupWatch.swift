@@ -37,6 +37,21 @@ final class HangupWatch {
         var trusted = false
         /// Shut down to make room, still open until MHD closes it.
         var evicted = false
+
+        /// The body waits for what MHD does not hear: since now, for a head
+        /// (a trusted one has no head deadline). Unchanged if it already waits.
+        mutating func wait(for what: Waiting, clock: () -> Double) {
+            guard waiting == nil else { return }
+            waiting = what
+            if what == .head && !trusted { headSince = clock() }
+        }
+
+        /// MHD handles the connection again; `trusting` when a request on it showed the token.
+        mutating func heard(trusting: Bool) {
+            waiting = nil
+            headSince = nil
+            if trusting { trusted = true }
+        }
     }
 
     private let epoll: Epoll
@@ -135,8 +150,14 @@ final class HangupWatch {
     /// An answer went out and the connection stays open for the next head.
     func awaitHead(_ connection: OpaquePointer) { watch(connection, .head) }
 
-    /// The head arrived: from here the request's own handling hears the client.
-    func headArrived(_ connection: OpaquePointer) { unwatch(connection) }
+    /// The head arrived: from here the request's own handling hears the
+    /// client; `trusted` when it showed the token (as `trust`).
+    func headArrived(_ connection: OpaquePointer, trusted: Bool = false) {
+        // One hash a head, changed in place through the index: `unwatch` and
+        // then `trust` were up to four (issue 21).
+        guard let i = watched.index(forKey: connection) else { return }
+        watched.values[i].heard(trusting: trusted)
+    }
 
     /// MHD no longer watches the connection's socket: the request waits for its answer.
     func suspended(_ connection: OpaquePointer) { watch(connection, .answer) }
@@ -144,18 +165,15 @@ final class HangupWatch {
     /// MHD watches the socket again.
     func resumed(_ connection: OpaquePointer) { unwatch(connection) }
 
+    // Through the index, in place: one hash, not a read and a write back.
     private func watch(_ connection: OpaquePointer, _ waiting: Waiting) {
-        guard var w = watched[connection], w.waiting == nil else { return }
-        w.waiting = waiting
-        if waiting == .head && !w.trusted { w.headSince = clock() }  // a trusted one has no head deadline
-        watched[connection] = w
+        guard let i = watched.index(forKey: connection) else { return }
+        watched.values[i].wait(for: waiting, clock: clock)
     }
 
     private func unwatch(_ connection: OpaquePointer) {
-        guard var w = watched[connection], w.waiting != nil else { return }
-        w.waiting = nil
-        w.headSince = nil
-        watched[connection] = w
+        guard let i = watched.index(forKey: connection) else { return }
+        watched.values[i].heard(trusting: false)
     }
 
     /// MHD is closing the connection (its socket is still open).

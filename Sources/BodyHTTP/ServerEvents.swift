@@ -5,10 +5,10 @@
 extension HTTPServer {
     /// A request's head: its exchange begins (MHD holds it until `completed`).
     func head(_ connection: OpaquePointer, method: String, path: String) -> (Exchange, Bool) {
-        hangups?.headArrived(connection)
         let request = readRequest(connection, method: method, path: path)
         // Read from the local value: `exchange.request`, a class's field, is copied at each read.
         let trusted = trusts(request)
+        hangups?.headArrived(connection, trusted: trusted)
         let framing = Framing(headers: request.headers)
         let exchange: Exchange
         if let spare = spareExchange {
@@ -18,8 +18,8 @@ extension HTTPServer {
         } else {
             exchange = Exchange(server: self, connection: connection, request: request, maxBody: maxBody)
         }
-        if trusted { hangups?.trust(connection) }
-        live.updateValue(exchange, forKey: ObjectIdentifier(exchange))
+        exchange.liveAt = live.count
+        live.append(exchange)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
         return (exchange, perform(exchange.state.head(framing), exchange))
     }
@@ -39,10 +39,22 @@ extension HTTPServer {
         // Kept alive: the next head is awaited like the first (a close follows otherwise).
         if let connection, ok { hangups?.awaitHead(connection) }
         guard let exchange else { return }
-        live.removeValue(forKey: ObjectIdentifier(exchange))
+        leaveLive(exchange)
         _ = perform(exchange.state.completed(ok: ok, daemonShutdown: daemonShutdown), exchange)
         exchange.finish()
         recycleFields(exchange)
+    }
+
+    /// Out of `live`: the last one takes its place. One no longer there (the
+    /// stop emptied `live`) is left alone.
+    private func leaveLive(_ exchange: Exchange) {
+        let at = exchange.liveAt
+        exchange.liveAt = -1
+        guard at >= 0, at < live.count, live[at] === exchange else { return }
+        let last = live.removeLast()
+        guard at < live.count else { return }
+        live[at] = last
+        last.liveAt = at
     }
 
     /// An exchange MHD completed well, kept for the next head when nothing
@@ -80,7 +92,7 @@ extension HTTPServer {
 
     /// The kernel says a suspended connection's client hung up.
     func clientLeft(_ connection: OpaquePointer) {
-        guard let exchange = live.values.first(where: { $0.connection == connection }) else { return }
+        guard let exchange = live.first(where: { $0.connection == connection }) else { return }
         _ = perform(exchange.state.hungUp(), exchange)
     }
 }

@@ -15,19 +15,19 @@ extension HTTPServer {
         stopping = true
         let listener = calls.quiesce(daemon)
         if listener >= 0 { try? FileDescriptor(rawValue: listener).close() }
-        for exchange in live.values where exchange.state.state != .reading {
+        for exchange in live where exchange.state.state != .reading {
             exchange.reply.send(.error(503, "the body is stopping"))
             exchange.stream?.finish()
         }
         drain(for: grace)
         // MHD must not be stopped with a suspended connection.
-        for exchange in live.values { _ = perform(exchange.state.stopping(), exchange) }
+        for exchange in live { _ = perform(exchange.state.stopping(), exchange) }
         calls.stop(daemon)
         self.daemon = nil
         poll?.close()
         poll = nil
         hangups = nil
-        for exchange in live.values { exchange.finish() }
+        for exchange in live { exchange.finish() }
         live.removeAll()
     }
 

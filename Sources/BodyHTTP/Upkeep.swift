@@ -17,7 +17,7 @@ extension HTTPServer {
     /// closes the connection (and completes a request as failed).
     private func cutOffLate() {
         let heads = hangups?.headsWaiting ?? []
-        let bodies = live.values.filter { $0.state.isReadingBody }.map { ($0, $0.headAt) }
+        let bodies = live.filter { $0.state.isReadingBody }.map { ($0, $0.headAt) }
         guard !heads.isEmpty || !bodies.isEmpty else { return }  // a clock read is a system call in the VM
         let cuts = deadlines.cuts(heads: heads, bodies: bodies, at: Self.monotonic())
         for connection in cuts.heads { try? hangups?.cutOff(connection)?.shutDown() }

@@ -73,7 +73,7 @@ struct MHDSeamTests {
         weak var exchange: Exchange?
         var closes = 0
         let h = try Harness(calls: calls) { h, _, reply in
-            exchange = h.server.live.values.first
+            exchange = h.server.live.first
             reply.onClose = { closes += 1 }
             reply.send(.json(200, okBody))
         }
@@ -101,7 +101,7 @@ struct MHDSeamTests {
         stream.onClose = { streamClosed = true }
         weak var exchange: Exchange?
         let h = try Harness(calls: calls) { h, _, reply in
-            exchange = h.server.live.values.first
+            exchange = h.server.live.first
             reply.stream(contentType: "text/plain", stream)
         }
         let port = h.server.port
@@ -128,7 +128,7 @@ struct MHDSeamTests {
         var closed = false
         let h = try Harness(calls: calls) { h, _, reply in
             held = reply
-            exchange = h.server.live.values.first
+            exchange = h.server.live.first
             reply.onClose = { closed = true }
         }
         let port = h.server.port
