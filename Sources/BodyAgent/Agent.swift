@@ -240,9 +240,15 @@ public final class Agent: @unchecked Sendable {
     /// answer at every request is written into (`GET /status`, the push's answer).
     func statusAnswer(at now: Moment) -> [UInt8] {
         let extras = statusExtras(at: now)
-        JSONOut.write(into: &answer) { body.writeStatus(at: now, extras, to: &$0) }
+        JSONOut.write(into: &answer) { out in lendBody { $0.writeStatus(at: now, extras, to: &out) } }
         return answer
     }
+
+    /// `body` lent in place for a look at it: a method called on it straight
+    /// copies the whole value first, a retain and a release of each of its
+    /// fields, and that was three times a turn and request (issue 21). Only
+    /// for `Body`'s own methods: they never reach back into the agent.
+    func lendBody<R>(_ look: (inout Body) -> R) -> R { look(&body) }
 
     /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
     /// The dictionaries are walked into tables, not looked up by role: a lookup hashes, at every request.

@@ -120,7 +120,7 @@ extension Agent {
 
     func driveOutputs(at now: Moment) {
         guard let board else { return }
-        let indicators = body.indicators(at: now)
+        let indicators = lendBody { $0.indicators(at: now) }
         for role in board.outputs {
             let lit = indicators.level(role, at: now.mono)
             guard driven[role] != lit else { continue }
@@ -166,7 +166,7 @@ extension Agent {
     /// Step 6: the rules' next wake-up, and the server's if it ran. Both
     /// timers are the agent's own, armed in place (no closure a turn, issue 21).
     func rearm(at now: Moment, serverRan: Bool) {
-        let due = body.nextDue(at: now)
+        let due = lendBody { $0.nextDue(at: now) }
         if due != tickDue {
             witness?(.armed(due))
             tickDue = due
