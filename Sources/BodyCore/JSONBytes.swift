@@ -170,6 +170,11 @@ extension JSONBytes: PushedValue {
 
     public var string: String? {
         guard b[at] == UInt8(ascii: "\"") else { return nil }
+        // No escape: the bytes are the string, and `parse` found the whole text
+        // UTF-8 already, so it is decoded without being checked again.
+        var end = at + 1
+        while b[end] != UInt8(ascii: "\""), b[end] != UInt8(ascii: "\\") { end += 1 }
+        if b[end] == UInt8(ascii: "\"") { return String(decoding: b[(at + 1)..<end], as: UTF8.self) }
         var parser = JSONParser(b, at: at)
         return try? parser.string()
     }
