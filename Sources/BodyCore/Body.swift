@@ -91,7 +91,8 @@ public struct Body: Equatable, Sendable {
         let before = gate.verdict
         var actions = advance(at: now)
         contact.pushed(at: now)
-        let onair = body["onair"], pushedEyes = body["eyes"]
+        let top = body.members(["onair", "eyes"] as InlineArray<2, StaticString>)
+        let onair = top[0], pushedEyes = top[1]
         // Both read before either is told, as before; two values, no array.
         let answeredOnAir = Answered.read(onair?["answered"]), answeredEyes = Answered.read(pushedEyes?["answered"])
         if let new = OnAirState.read(onair) { adopt(new, at: now) }
@@ -117,7 +118,8 @@ public struct Body: Equatable, Sendable {
     }
 
     private mutating func disarm(moving new: World) {
-        for c in controls.all where c.disarms(from: world, to: new) { group.disarm(c.role) }
+        let old = world  // made once, not once a control
+        for c in controls.all where c.disarms(from: old, to: new) { group.disarm(c.role) }
     }
 
     private mutating func tell(_ news: News, at now: Moment) {

@@ -69,9 +69,16 @@ public protocol PushedValue {
     var string: String? { get }
     /// An array's elements, each made into a value or left out; nil when not an array.
     func elements<T>(_ each: (Self) -> T?) -> [T]?
+    /// The member under each key (the first, as the subscript), nil where absent:
+    /// the push's bytes are walked once for all the keys, not once a key (issue 21).
+    func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, Self?>
 }
 
 extension PushedValue {
+    public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, Self?> {
+        InlineArray { self[keys[$0].description] }
+    }
+
     /// A non-empty string, cut to `limit` characters; empty counts as absent.
     public func words(limit: Int) -> String? {
         guard let s = string, !s.isEmpty else { return nil }

@@ -69,13 +69,29 @@ public struct JSONBytes: Sendable {
         }
     }
 
+    /// Whether the bytes from `start` up to `end` are exactly `key`'s.
+    private func bytes(from start: Int, to end: Int, are key: StaticString) -> Bool {
+        key.withUTF8Buffer { k in
+            guard k.count == end - start else { return false }
+            for j in 0..<k.count where b[start + j] != k[j] { return false }
+            return true
+        }
+    }
+
     /// Whether the key whose opening quote is at `start` (closing quote at `end`) is `key`,
     /// by String equality as a dictionary's lookup: a plain ASCII key compares byte by byte.
     private func key(from start: Int, to end: Int, is key: String) -> Bool {
-        let raw = b[(start + 1)..<end]
-        if !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) {
-            return raw.elementsEqual(key.utf8)
+        // Byte by byte against the key's own bytes (a house key is plain ASCII):
+        // the generic elementsEqual over a slice and a UTF8View cost more than the walk.
+        var j = start + 1, same = true
+        for c in key.utf8 {
+            guard j < end, b[j] == c else { same = false; break }
+            j += 1
         }
+        if same && j == end { return true }
+        var plain = true
+        for k in (start + 1)..<end where b[k] >= 0x80 || b[k] == UInt8(ascii: "\\") { plain = false; break }
+        if plain { return false }
         var parser = JSONParser(b, at: start)
         return (try? parser.string()) == key
     }
@@ -105,6 +121,36 @@ extension JSONBytes: PushedValue {
         }
     }
 
+    public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, JSONBytes?> {
+        var found = InlineArray<n, JSONBytes?>(repeating: nil)
+        guard isObject else { return found }
+        var i = at + 1
+        skipSpace(&i)
+        guard b[i] != UInt8(ascii: "}") else { return found }
+        while true {
+            let start = i
+            skipString(&i)
+            let end = i - 1
+            skipSpace(&i)
+            i += 1  // the colon
+            skipSpace(&i)
+            // A key with no escape and no byte above ASCII is its bytes (the common case);
+            // any other is decoded and compared as a String, as the subscript does.
+            var plain = true
+            for k in (start + 1)..<end where b[k] >= 0x80 || b[k] == UInt8(ascii: "\\") { plain = false; break }
+            for k in keys.indices where found[k] == nil {
+                let same = plain ? bytes(from: start + 1, to: end, are: keys[k])
+                    : key(from: start, to: end, is: keys[k].description)
+                if same { found[k] = JSONBytes(b: b, at: i) }
+            }
+            skipValue(&i)
+            skipSpace(&i)
+            guard b[i] == UInt8(ascii: ",") else { return found }
+            i += 1
+            skipSpace(&i)
+        }
+    }
+
     public var bool: Bool? {
         switch b[at] {
         case UInt8(ascii: "t"): true
@@ -124,6 +170,11 @@ extension JSONBytes: PushedValue {
 
     public var string: String? {
         guard b[at] == UInt8(ascii: "\"") else { return nil }
+        // No escape: the bytes are the string, and `parse` found the whole text
+        // UTF-8 already, so it is decoded without being checked again.
+        var end = at + 1
+        while b[end] != UInt8(ascii: "\""), b[end] != UInt8(ascii: "\\") { end += 1 }
+        if b[end] == UInt8(ascii: "\"") { return String(decoding: b[(at + 1)..<end], as: UTF8.self) }
         var parser = JSONParser(b, at: at)
         return try? parser.string()
     }

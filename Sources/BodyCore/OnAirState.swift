@@ -14,13 +14,36 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
 
     /// A pushed phase, at most 16 characters, lower-cased; unknown words are nil, never a guess.
     public static func from(phase: String) -> Stage? {
-        switch String(phase.prefix(Cut.phase)).lowercased() {
+        // An ASCII phase is matched on its bytes, lower-cased as they are compared:
+        // the same answer (every word is at most 9 bytes, within the 16 kept),
+        // without the two Strings made at every push.
+        if phase.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard phase.utf8.count <= 9 else { return nil }
+            if same(phase, "prep") { return .prep }
+            if same(phase, "live") { return .live }
+            if same(phase, "solo-play") || same(phase, "solo_play") || same(phase, "soloplay") { return .soloPlay }
+            if same(phase, "wrapup") { return .wrapup }
+            return nil
+        }
+        return switch String(phase.prefix(Cut.phase)).lowercased() {
         case "prep": .prep
         case "live": .live
         case "solo-play", "solo_play", "soloplay": .soloPlay
         case "wrapup": .wrapup
         default: nil
         }
+    }
+
+    /// Whether an ASCII phase lower-cased is `word`.
+    private static func same(_ phase: String, _ word: StaticString) -> Bool {
+        guard phase.utf8.count == word.utf8CodeUnitCount else { return false }
+        var i = 0
+        for c in phase.utf8 {
+            let lower = c >= 0x41 && c <= 0x5A ? c + 0x20 : c
+            guard lower == word.utf8Start[i] else { return false }
+            i += 1
+        }
+        return true
     }
 }
 
@@ -63,13 +86,15 @@ public struct OnAirState: Equatable, Sendable {
 
     static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> OnAirState? {
         guard let pushed, pushed.isObject else { return nil }
-        let since = pushed["since"]?.words(limit: Cut.since)
-        let by = pushed["by"]?.words(limit: Cut.by)
-        if let reason = pushed["unread"]?.words(limit: Cut.reason) ?? pushed["error"]?.words(limit: Cut.reason) {
+        let keys: InlineArray<7, StaticString> = ["since", "by", "unread", "error", "on", "on_air", "phase"]
+        let m = pushed.members(keys)
+        let since = m[0]?.words(limit: Cut.since)
+        let by = m[1]?.words(limit: Cut.by)
+        if let reason = m[2]?.words(limit: Cut.reason) ?? m[3]?.words(limit: Cut.reason) {
             return OnAirState(on: nil, reason: reason, since: since, by: by)
         }
-        guard let on = pushed["on"]?.bool ?? pushed["on_air"]?.bool else { return nil }
-        let stage = pushed["phase"]?.string.flatMap(Stage.from(phase:))
+        guard let on = m[4]?.bool ?? m[5]?.bool else { return nil }
+        let stage = m[6]?.string.flatMap(Stage.from(phase:))
         return OnAirState(on: on, stage: stage, since: since, by: by)
     }
 
@@ -93,7 +118,8 @@ public struct Answered: Equatable, Sendable {
     public static func from(_ json: JSON?) -> Answered? { read(json) }
 
     static func read<Pushed: PushedValue>(_ json: Pushed?) -> Answered? {
-        guard let id = json?["id"]?.words(limit: 128) else { return nil }
-        return Answered(id: id, error: json?["error"]?.words(limit: Cut.reason))
+        guard let m = json?.members(["id", "error"] as InlineArray<2, StaticString>),
+              let id = m[0]?.words(limit: 128) else { return nil }
+        return Answered(id: id, error: m[1]?.words(limit: Cut.reason))
     }
 }

@@ -40,6 +40,8 @@ struct JSONBytesTests {
         #"{"é":1,"onair":{"on":true,"by":"é ✓ 🎙"}}"#,
         #"{"eyes":{"until":-1.5e-3,"red":true,"names":[]},"onair":{}}"#,
         #"{"eyes":{"until":123456789012345678901234567890,"open":true,"names":["a"]}}"#,
+        #"{"onair":{"on":true,"on":false,"phase":"Wrap\u0055p","phase":"live","by":"a","by":"b"}}"#,
+        #"{"eyes":{"red":true},"onair":{"phase":"SOLO-PLAY","on_air":true,"on":"no"},"eyes":{"red":false}}"#,
         #"{}"#,
         "[1,2]", "1", "\"onair\"", "null",
         "", "   ", "{", #"{"onair":{"on":fals"#, #"{"onair":{"on":false,}}"#, #"{"onair":{"on":false,"since":1e999}}"#,
@@ -65,6 +67,20 @@ struct JSONBytesTests {
         _ = body.tap(.onair, at: 100.5)
         for text in [#"{"onair":{"on":false}}"#, #"{"eyes":{"red":false}}"#, #"{"onair":{"answered":{"id":"r1","error":"busy"}}}"#] {
             #expect(Self.bothWays(Array(text.utf8), into: body).same, "\(text)")
+        }
+    }
+
+    @Test("members finds in one walk what the subscript finds key by key", arguments: [
+        #"{"on":true,"phase":"live"}"#,
+        #"{"phase":1,"on":false,"on":true,"\u006fn_air":2,"é":[{"on":3}],"x":{"phase":4}}"#,
+        #"{}"#, "[1]", "\"on\"",
+    ])
+    func members(text: String) throws {
+        let read = try JSONBytes.parse(Array(text.utf8))
+        let keys: InlineArray<5, StaticString> = ["on", "phase", "on_air", "é", "absent"]
+        let found = read.members(keys)
+        for k in keys.indices {
+            #expect(found[k]?.json == read[keys[k].description]?.json, "\(text) \(keys[k])")
         }
     }
 

@@ -130,6 +130,21 @@ struct OnAirStateTests {
         #expect(Stage.from(phase: "solo-play" + String(repeating: " ", count: 8)) == nil)
     }
 
+    @Test("5. a phase read on its bytes is the stage its lower-cased word names", arguments: [
+        "live", "LIVE", "Live", "prep", "PREP", "solo-play", "Solo_Play", "SOLOPLAY", "WrapUp", "wrap-up",
+        "", "liv", "livee", " live", "live ", "solo play", "l\u{130}ve", "\u{212A}", "lIVE\r\n", "wrapup\u{301}",
+    ])
+    func phaseBytes(phase: String) {
+        let lowered: Stage? = switch String(phase.prefix(Cut.phase)).lowercased() {
+        case "prep": .prep
+        case "live": .live
+        case "solo-play", "solo_play", "soloplay": .soloPlay
+        case "wrapup": .wrapup
+        default: nil
+        }
+        #expect(Stage.from(phase: phase) == lowered, "\(phase)")
+    }
+
     @Test("5. a phase is kept only while on")
     func phaseOnlyWhileOn() throws {
         #expect(OnAirState.from(try json(#"{"on":false,"phase":"live"}"#))?.stage == nil)
