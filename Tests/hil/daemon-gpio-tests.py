@@ -891,6 +891,9 @@ def main():
                 run()
             except Exception as e:  # one scenario's crash is its failure, not the run's end
                 check(False, f"{name}: {type(e).__name__}: {e}")
+                # The body's own last words, while it is still this scenario's: a later start replaces the log.
+                print("     body log at the failure (exit " + str(body.proc.poll() if body.proc else None) + "):\n     "
+                      + "\n     ".join(body.log().splitlines()[-30:]), flush=True)
     finally:
         body.stop(signal.SIGKILL)
         if failures:
