@@ -101,39 +101,18 @@ extension JSONBytes: PushedValue {
     public var isObject: Bool { b[at] == UInt8(ascii: "{") }
 
     public subscript(key: String) -> JSONBytes? {
-        guard isObject else { return nil }
-        var i = at + 1
-        skipSpace(&i)
-        guard b[i] != UInt8(ascii: "}") else { return nil }
-        while true {
-            let start = i
-            skipString(&i)
-            let matches = self.key(from: start, to: i - 1, is: key)
-            skipSpace(&i)
-            i += 1  // the colon
-            skipSpace(&i)
-            if matches { return JSONBytes(b: b, at: i) }
-            skipValue(&i)
-            skipSpace(&i)
-            guard b[i] == UInt8(ascii: ",") else { return nil }
-            i += 1
-            skipSpace(&i)
+        var value: JSONBytes?
+        eachMember { keyStart, keyEnd, at in
+            guard self.key(from: keyStart, to: keyEnd, is: key) else { return true }
+            value = JSONBytes(b: b, at: at)
+            return false
         }
+        return value
     }
 
     public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, JSONBytes?> {
         var found = InlineArray<n, JSONBytes?>(repeating: nil)
-        guard isObject else { return found }
-        var i = at + 1
-        skipSpace(&i)
-        guard b[i] != UInt8(ascii: "}") else { return found }
-        while true {
-            let start = i
-            skipString(&i)
-            let end = i - 1
-            skipSpace(&i)
-            i += 1  // the colon
-            skipSpace(&i)
+        eachMember { start, end, at in
             // A key with no escape and no byte above ASCII is its bytes (the common case);
             // any other is decoded and compared as a String, as the subscript does.
             var plain = true
@@ -141,11 +120,32 @@ extension JSONBytes: PushedValue {
             for k in keys.indices where found[k] == nil {
                 let same = plain ? bytes(from: start + 1, to: end, are: keys[k])
                     : key(from: start, to: end, is: keys[k].description)
-                if same { found[k] = JSONBytes(b: b, at: i) }
+                if same { found[k] = JSONBytes(b: b, at: at) }
             }
+            return true
+        }
+        return found
+    }
+
+    /// The one walk of an object's members (the parse pass checked its shape):
+    /// `visit` gets each key's quotes' places and where its value starts, and
+    /// returns false to stop.
+    private func eachMember(_ visit: (_ keyStart: Int, _ keyEnd: Int, _ value: Int) -> Bool) {
+        guard isObject else { return }
+        var i = at + 1
+        skipSpace(&i)
+        guard b[i] != UInt8(ascii: "}") else { return }
+        while true {
+            let start = i
+            skipString(&i)
+            let end = i - 1
+            skipSpace(&i)
+            i += 1  // the colon
+            skipSpace(&i)
+            guard visit(start, end, i) else { return }
             skipValue(&i)
             skipSpace(&i)
-            guard b[i] == UInt8(ascii: ",") else { return found }
+            guard b[i] == UInt8(ascii: ",") else { return }
             i += 1
             skipSpace(&i)
         }
