@@ -22,6 +22,9 @@ public final class SimBoard: Board {
     /// Edges not delivered yet, in time order.
     private var due: [ButtonEdge] = []
     private var timer: MonotonicTimer?
+    /// When the timer is armed for (nil: not armed), so an unchanged next edge costs no
+    /// `timerfd_settime` (a two-press schedules four edges at once; issue 21).
+    private var armedFor: Double?
     /// The timer's descriptor as a list, kept: the agent asks for it at every reading (issue 21).
     public private(set) var edgeDescriptors: [FileDescriptor] = []
     /// What `readEdges` hands over, reused from read to read (issue 21).
@@ -69,11 +72,16 @@ public final class SimBoard: Board {
     /// The edges whose time has come, in order; the timer is armed for the next.
     public func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge] {
         guard let timer, fd == timer.descriptor else { return [] }
+        delivered.removeAll(keepingCapacity: true)
+        let now = SystemClock.monotonic()
+        // No edge due: the timer has not fired (it is armed for the first edge, and
+        // re-armed whenever that changes), so there is nothing to read. A reading at
+        // a window's end asks here first: no read and no re-arm then (issue 21).
+        guard let first = due.first, first.at <= now else { return delivered }
         do throws(Errno) { _ = try timer.drain() } catch {
             throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
         }
-        let now = SystemClock.monotonic()
-        delivered.removeAll(keepingCapacity: true)
+        armedFor = nil  // it fired, or will not now: a drained timer is armed afresh below
         while let e = due.first, e.at <= now {
             due.removeFirst()
             if e.pressed { down.insert(e.button) } else { down.remove(e.button) }
@@ -93,13 +101,21 @@ public final class SimBoard: Board {
         for role in outputs { levels[role] = false }
         timer?.close()
         timer = nil
+        armedFor = nil
         edgeDescriptors = []
         due.removeAll()
     }
 
     private func arm() {
+        let next = due.first?.at
+        guard next != armedFor else { return }
         // A timerfd on a live board cannot fail to be set; if it did, the
         // edges would wait for the next read, which the reading of a window does.
-        try? timer?.arm(at: due.first?.at)
+        do throws(Errno) {
+            try timer?.arm(at: next)
+            armedFor = next
+        } catch {
+            armedFor = nil
+        }
     }
 }

@@ -69,6 +69,9 @@ struct TurnTests {
         #expect(got?.status == 200)
         #expect(got?.body.contains(#""kind":"onair""#) == true)
         #expect(rig.agent.polls.isEmpty)
+        // MHD's runs after a resumed answer (read the socket again, watch it
+        // again) are the answering turn's, not turns of their own (issue 21).
+        #expect(!rig.deeds.contains(.turn("the server's timeout")), "\(rig.turns.map { $0.first! })")
     }
 
     @Test("one event ticks the rules once, and the rules' wake-up is re-armed at most once")

@@ -41,6 +41,32 @@ struct SimBoardTests {
         #expect(waitReadable(fd, ms: 0) == 0, "nothing more is due: the timer is disarmed")
     }
 
+    @Test("a reading with no edge due reads nothing from the kernel, and the next edge still comes at its time")
+    func quietReadingCostsNoRead() throws {
+        let board = try SimBoard()
+        defer { board.release() }
+        let fd = try #require(board.edgeDescriptors.first)
+        let at = monotonicNow() + 0.05
+        board.press(.kill, at: at)
+        // read(2)s this thread made (/proc/thread-self/io; reading it is one itself).
+        func reads() throws -> Int {
+            let io = open("/proc/thread-self/io", O_RDONLY)
+            defer { close(io) }
+            var bytes = [UInt8](repeating: 0, count: 512)
+            let n = read(io, &bytes, bytes.count)
+            let text = String(decoding: bytes.prefix(max(0, n)), as: UTF8.self)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("syscr:") })
+            return try #require(Int(line.dropFirst(6).filter { $0 != " " }))
+        }
+        let r0 = try reads(), r1 = try reads()
+        for _ in 0..<50 { #expect(try board.readEdges(from: fd) == []) }
+        let r2 = try reads()
+        // Every window's end asks the board first (issue 21): it was a read of the timer a time.
+        #expect(r2 - r1 == r1 - r0, "readEdges with nothing due made \(r2 - r1 - (r1 - r0)) read(2)s")
+        #expect(waitReadable(fd, ms: 1000) & Int16(POLLIN) != 0, "the press's time still wakes the reader")
+        #expect(try board.readEdges(from: fd) == [ButtonEdge(button: .kill, pressed: true, at: at)])
+    }
+
     @Test("every role is present and outputs keep the level driven")
     func outputs() throws {
         let board = try SimBoard()
