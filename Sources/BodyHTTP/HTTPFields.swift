@@ -1,17 +1,17 @@
-import BodySystem
-
 /// A request's header lines or query arguments: names and values, each name
 /// once, in the order first read. `fields["name"]` is the value, or nil.
 ///
-/// One array of bytes (`name NUL value NUL` a pair), not a dictionary of
-/// strings: every request reads two of these (issue 21), and the server
-/// reuses the array from one request to the next, so reading a head
-/// allocates nothing; a lookup is a scan of a few hundred bytes. Bytes, not
-/// a string: appending to a string without allocating took 15 bytes at a
-/// time, each piece checked as UTF-8, a third of reading a head (issue 21).
-/// What is kept is always valid UTF-8, as `String(decoding:as:)` reads the
-/// bytes MHD hands over (bad UTF-8 becomes U+FFFD). A NUL ends a name or a
-/// value, as it ends the C strings libmicrohttpd hands over.
+/// One array of bytes, not a dictionary of strings: every request reads two
+/// of these (issue 21), and the server reuses the array from one request to
+/// the next, so reading a head allocates nothing. A pair is its name's and
+/// its value's lengths (4 bytes each, little-endian), then the name and the
+/// value: a lookup passes over a pair of another length without reading
+/// it. Bytes, not a string: appending to a string without allocating took
+/// 15 bytes at a time, each piece checked as UTF-8, a third of reading a
+/// head (issue 21). What is kept is always valid UTF-8, as
+/// `String(decoding:as:)` reads the bytes MHD hands over (bad UTF-8 becomes
+/// U+FFFD). A NUL ends a name or a value, as it ends the C strings
+/// libmicrohttpd hands over.
 public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     private var bytes: [UInt8] = []
 
@@ -45,8 +45,8 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// UTF-8), or nil; they are good only during the call.
     func withValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
         bytes.withUnsafeBufferPointer { all in
-            guard let range = Self.find(name, in: all) else { return body(nil) }
-            return body(UnsafeBufferPointer(rebasing: all[range]))
+            guard let found = Self.find(name, in: all) else { return body(nil) }
+            return body(UnsafeBufferPointer(rebasing: all[found.value]))
         }
     }
 
@@ -63,6 +63,7 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     /// A pair as MHD read it (a nil value is an argument without `=`: "").
     mutating func add(_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>?, _ reading: Reading) {
         let start = bytes.count
+        withUnsafeBytes(of: UInt64(0)) { bytes.append(contentsOf: $0) }  // the lengths, written below
         let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
         if Self.isASCII(nameBytes) {
             if reading == .header {
@@ -77,12 +78,13 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         }
         // The name just written, compared in place with those before it.
         let found = bytes.withUnsafeBufferPointer { all in
-            Self.find(UnsafeBufferPointer(rebasing: all[start...]), in: UnsafeBufferPointer(rebasing: all[..<start]))
+            Self.find(UnsafeBufferPointer(rebasing: all[(start + 8)...]), in: UnsafeBufferPointer(rebasing: all[..<start]))
         }
         guard let found else {
-            bytes.append(0)
+            let nameEnd = bytes.count
             Self.append(value, to: &bytes)
-            bytes.append(0)
+            Self.store(nameEnd - start - 8, at: start, in: &bytes)
+            Self.store(bytes.count - nameEnd, at: start + 4, in: &bytes)
             return
         }
         bytes.removeSubrange(start...)
@@ -90,7 +92,8 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         // A repeated header, which is rare: joined where the first one's value ends.
         var joined: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: " ")]
         Self.append(value, to: &joined)
-        bytes.insert(contentsOf: joined, at: found.upperBound)
+        bytes.insert(contentsOf: joined, at: found.value.upperBound)
+        Self.store(found.value.count + joined.count, at: found.pair + 4, in: &bytes)
     }
 
     /// A value's bytes as `String(decoding:as:)` reads them: copied as they
@@ -111,28 +114,39 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         return any < 0x80
     }
 
-    /// Where the value of the pair named `name` is in `all`.
-    private static func find(_ name: String, in all: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    /// A length, 4 bytes little-endian (a longer name or value than 4 GiB stops the program).
+    private static func store(_ count: Int, at offset: Int, in bytes: inout [UInt8]) {
+        let n = UInt32(count)
+        for k in 0..<4 { bytes[offset + k] = UInt8(truncatingIfNeeded: n >> (8 * k)) }
+    }
+
+    private static func load(_ all: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        Int(all[offset]) | Int(all[offset + 1]) << 8 | Int(all[offset + 2]) << 16 | Int(all[offset + 3]) << 24
+    }
+
+    /// The pair named `name` in `all`: where it begins, and where its value is.
+    private static func find(_ name: String, in all: UnsafeBufferPointer<UInt8>) -> (pair: Int, value: Range<Int>)? {
         if let found = name.utf8.withContiguousStorageIfAvailable({ find($0, in: all) }) { return found }
         var name = name
         return name.withUTF8 { find($0, in: all) }
     }
 
-    /// Where the value of the pair named `name` is in `all`: only a name of
-    /// the same length is compared, a byte at a time (names are short; the
-    /// generic `elementsEqual` was a quarter of a lookup).
-    private static func find(_ name: UnsafeBufferPointer<UInt8>, in all: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    /// The same for `name`'s bytes: only a name of the same length is
+    /// compared, a byte at a time (names are short; the generic
+    /// `elementsEqual` was a quarter of a lookup).
+    private static func find(_ name: UnsafeBufferPointer<UInt8>, in all: UnsafeBufferPointer<UInt8>) -> (pair: Int, value: Range<Int>)? {
         let count = name.count
         var i = 0
-        while i < all.count {
-            var nameEnd = i
-            while nameEnd < all.count, all[nameEnd] != 0 { nameEnd += 1 }  // a name: a few bytes, not worth a call
-            if nameEnd - i == count {
+        while i + 8 <= all.count {
+            let nameStart = i + 8
+            let valueStart = nameStart + load(all, at: i)
+            let valueEnd = valueStart + load(all, at: i + 4)
+            if valueStart - nameStart == count {
                 var k = 0
-                while k < count, all[i + k] == name[k] { k += 1 }
-                if k == count { return nameEnd + 1..<nul(all, from: nameEnd + 1) }
+                while k < count, all[nameStart + k] == name[k] { k += 1 }
+                if k == count { return (i, valueStart..<valueEnd) }
             }
-            i = nul(all, from: nameEnd + 1) + 1
+            i = valueEnd
         }
         return nil
     }
@@ -143,12 +157,6 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         return n
     }
 
-    /// The next NUL from `start`, or the end (`start` when past it): found by
-    /// `memchr`, as a token's forty bytes are passed over at every lookup.
-    private static func nul(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        ByteSearch.first(0, in: UnsafeRawBufferPointer(bytes), from: start) ?? Swift.max(start, bytes.count)
-    }
-
     // MARK: the pairs, in order
 
     public struct Iterator: IteratorProtocol {
@@ -156,12 +164,14 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         var offset = 0
 
         public mutating func next() -> (name: Substring, value: Substring)? {
-            guard offset < bytes.count else { return nil }
-            let nameEnd = bytes[offset...].firstIndex(of: 0)!
-            let valueEnd = bytes[(nameEnd + 1)...].firstIndex(of: 0)!
-            defer { offset = valueEnd + 1 }
-            return (String(decoding: bytes[offset..<nameEnd], as: UTF8.self)[...],
-                    String(decoding: bytes[(nameEnd + 1)..<valueEnd], as: UTF8.self)[...])
+            guard offset + 8 <= bytes.count else { return nil }
+            let (nameStart, valueStart, valueEnd) = bytes.withUnsafeBufferPointer { all in
+                let valueStart = offset + 8 + HTTPFields.load(all, at: offset)
+                return (offset + 8, valueStart, valueStart + HTTPFields.load(all, at: offset + 4))
+            }
+            offset = valueEnd
+            return (String(decoding: bytes[nameStart..<valueStart], as: UTF8.self)[...],
+                    String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)[...])
         }
     }
 
@@ -173,7 +183,13 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
 
     /// How many pairs.
-    public var count: Int { bytes.reduce(0) { $1 == 0 ? $0 + 1 : $0 } / 2 }
+    public var count: Int {
+        bytes.withUnsafeBufferPointer { all in
+            var (n, i) = (0, 0)
+            while i + 8 <= all.count { i += 8 + Self.load(all, at: i) + Self.load(all, at: i + 4); n += 1 }
+            return n
+        }
+    }
 
     public var description: String {
         isEmpty ? "[:]" : "[" + map { "\(String($0.name).debugDescription): \(String($0.value).debugDescription)" }
