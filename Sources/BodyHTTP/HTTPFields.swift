@@ -66,10 +66,12 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         withUnsafeBytes(of: UInt64(0)) { bytes.append(contentsOf: $0) }  // the lengths, written below
         let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
         if Self.isASCII(nameBytes) {
+            bytes.append(contentsOf: nameBytes)
             if reading == .header {
-                for b in nameBytes { bytes.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
-            } else {
-                bytes.append(contentsOf: nameBytes)
+                // Lower-cased in place: an append a byte was a check of the array's room and sharing each.
+                bytes.withUnsafeMutableBufferPointer { all in
+                    for i in (start + 8)..<all.count where all[i] >= 0x41 && all[i] <= 0x5A { all[i] |= 0x20 }
+                }
             }
         } else {
             // Not ASCII (never a name looked up): read and lower-cased as a Swift string would be.
@@ -116,12 +118,12 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
 
     /// A length, 4 bytes little-endian (a longer name or value than 4 GiB stops the program).
     private static func store(_ count: Int, at offset: Int, in bytes: inout [UInt8]) {
-        let n = UInt32(count)
-        for k in 0..<4 { bytes[offset + k] = UInt8(truncatingIfNeeded: n >> (8 * k)) }
+        let n = UInt32(count).littleEndian
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: n, toByteOffset: offset, as: UInt32.self) }
     }
 
     private static func load(_ all: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
-        Int(all[offset]) | Int(all[offset + 1]) << 8 | Int(all[offset + 2]) << 16 | Int(all[offset + 3]) << 24
+        Int(UInt32(littleEndian: UnsafeRawBufferPointer(all).loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
     }
 
     /// The pair named `name` in `all`: where it begins, and where its value is.
