@@ -25,7 +25,7 @@ extension Agent {
     func servePage(_ route: Route, _ request: HTTPRequest, _ reply: HTTPReply, at now: Moment) -> Bool {
         switch route {
         case .page:
-            let known = signedIn(request, at: now.mono) || auth.allows(request.headers["authorization"])
+            let known = signedIn(request, at: now.mono) || auth.allows(request)
             reply.send(PageHTML.answer(200, known ? PageHTML.page : PageHTML.signIn(nil)))
         case .events:
             page.events.add(reply, at: now)

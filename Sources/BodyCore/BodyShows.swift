@@ -85,7 +85,7 @@ extension Body {
             o.object { b in
                 for role in StatusDocument.buttonsInByteOrder {
                     guard let h = extras.held[role] else { continue }
-                    b.key(role.rawValue)
+                    b.field(role.key)
                     StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role] ?? 0).write(to: &b)
                 }
             }
@@ -94,7 +94,7 @@ extension Body {
             o.object { l in
                 for role in StatusDocument.linesInByteOrder {
                     guard let lit = extras.lines[role] else { continue }
-                    l.key(role.rawValue); l.bool(lit)
+                    l.field(role.key); l.bool(lit)
                 }
             }
             o.field("onair"); onAirShown(at: now).write(to: &o)

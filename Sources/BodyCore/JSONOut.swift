@@ -73,7 +73,10 @@ public struct JSONOut {
     }
 
     /// A field name written in the source: the contract's names need no
-    /// escape, so they are copied as they are.
+    /// escape, so they are copied as they are. Inlined: the name's length is
+    /// then known where it is written, and its copy is a few moves, not a
+    /// call to `memmove` (a status document has dozens; issue 21).
+    @inline(__always)
     public mutating func field(_ name: StaticString) {
         separate()
         // `"name":` copied in with one check for room, not four (a status document has dozens).
@@ -100,11 +103,13 @@ public struct JSONOut {
 
     // MARK: values
 
+    @inline(__always)
     public mutating func null() { separate(); literal("null"); settle() }
 
+    @inline(__always)
     public mutating func bool(_ b: Bool) {
         separate()
-        literal(b ? "true" : "false")
+        if b { literal("true") } else { literal("false") }  // each a constant: its copy is inlined
         settle()
     }
 
@@ -158,9 +163,17 @@ public struct JSONOut {
 
     // MARK: pieces
 
-    /// Bytes written in the source (a literal word): copied, no array made.
+    /// Bytes written in the source (a literal word, at most a few bytes):
+    /// copied, no array made, with one check for room.
+    @inline(__always)
     private mutating func literal(_ word: StaticString) {
-        word.withUTF8Buffer { put($0) }
+        let count = word.utf8CodeUnitCount
+        if count > pending.count - pendingCount { flush() }
+        let at = pendingCount
+        withUnsafeMutableBytes(of: &pending) { room in
+            word.withUTF8Buffer { room.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        pendingCount = at + count
     }
 
     /// A whole number's decimal digits, written straight in (no String).
@@ -183,12 +196,14 @@ public struct JSONOut {
 
     /// Every value and key begins here: a comma after a value, and what
     /// follows is a value until a bracket opens or a key is written.
+    @inline(__always)
     private mutating func separate() {
         if afterValue { put(UInt8(ascii: ",")) }
         afterValue = true
     }
 
     /// A value ended: a whole one goes into `bytes` with what is pending.
+    @inline(__always)
     private mutating func settle() {
         if depth == 0 { flush() }
     }
@@ -231,17 +246,26 @@ public struct JSONOut {
     /// JSONEncoder's escaping with `.withoutEscapingSlashes`: quote, backslash,
     /// \b \f \n \r \t, other control characters as \u00XX; the rest as UTF-8.
     private mutating func quoted(_ s: String) {
-        put(UInt8(ascii: "\""))
-        // Most strings need no escape: one copy, not a byte at a time.
+        // Most strings need no escape: one copy between the quotes, not a byte at a time.
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return false }
-            put(utf8)
+            for c in utf8 where c < 0x20 || c == 0x22 || c == 0x5C { return false }
+            let count = utf8.count + 2
+            if count > pending.count - pendingCount { flush() }
+            guard count <= pending.count, let from = utf8.baseAddress else {
+                put(UInt8(ascii: "\"")); put(utf8); put(UInt8(ascii: "\""))
+                return true
+            }
+            let at = pendingCount
+            withUnsafeMutableBytes(of: &pending) { room in
+                room[at] = UInt8(ascii: "\"")
+                room.baseAddress!.advanced(by: at + 1).copyMemory(from: from, byteCount: count - 2)
+                room[at + count - 1] = UInt8(ascii: "\"")
+            }
+            pendingCount = at + count
             return true
         }
-        if copied == true {
-            put(UInt8(ascii: "\""))
-            return
-        }
+        if copied == true { return }
+        put(UInt8(ascii: "\""))
         let hex: StaticString = "0123456789abcdef"
         for c in s.utf8 {
             switch c {

@@ -192,6 +192,31 @@ extension StatusDocument {
     }
 }
 
+// The roles' names as written in the source, for the keys of the document
+// written straight: each goes in as a field name (`JSONOut.field`), not
+// checked and quoted from a string, seven times a document (issue 21). The
+// same as `rawValue` (StatusDocumentTests).
+extension ButtonRole {
+    var key: StaticString {
+        switch self {
+        case .onair: "onair"
+        case .wrapup: "wrapup"
+        case .kill: "kill"
+        case .camera: "camera"
+        }
+    }
+}
+
+extension OutputRole {
+    var key: StaticString {
+        switch self {
+        case .lamp: "lamp"
+        case .armedLED: "armed-led"
+        case .eyeLED: "eye-led"
+        }
+    }
+}
+
 extension StatusDocument.Asked: JSONWritable {
     public func write(to out: inout JSONOut) {
         out.object { o in

@@ -12,6 +12,12 @@ public struct BearerAuth: Sendable {
         allows(authorizationHeader.map { $0[...] })
     }
 
+    /// The same for a request's `Authorization` header, its bytes read where
+    /// the request keeps them: it runs twice a request (issue 21).
+    public func allows(_ request: HTTPRequest) -> Bool {
+        request.headers.withValue("authorization") { $0.map(check) ?? false }
+    }
+
     /// The same for the header as the request holds it (a `Substring` of its `HTTPFields`).
     public func allows<Header: StringProtocol>(_ authorizationHeader: Header?) -> Bool {
         guard let header = authorizationHeader else { return false }

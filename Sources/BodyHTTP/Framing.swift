@@ -15,6 +15,16 @@ package enum Framing: Equatable {
     package init(headers: [String: String]) { self.init(headers: HTTPFields(headers)) }
 
     package init(headers: HTTPFields) {
+        // The usual head (no Transfer-Encoding, one Content-Length or none) is
+        // read from the value's bytes: a string of it was a fifth of a push's head (issue 21).
+        if headers.withValue("transfer-encoding", { $0 == nil }) {
+            let length: Int?? = headers.withValue("content-length") { $0.map(Self.digits) }
+            switch length {
+            case nil: self = .none; return
+            case let n?? : self = .length(n); return
+            case .some(nil): break  // not digits alone: said in words below
+            }
+        }
         let length = headers["content-length"]
         if let coding = headers["transfer-encoding"] {
             if length != nil {
@@ -37,6 +47,22 @@ package enum Framing: Equatable {
             return
         }
         self = .length(Int(length) ?? .max)
+    }
+
+    /// A value of digits alone as a number (`.max` when too large, as
+    /// `Int(_:) ?? .max` reads it below); nil when empty or anything but digits.
+    private static func digits(_ value: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !value.isEmpty else { return nil }
+        var n = 0
+        var over = false
+        for b in value {
+            guard b >= 0x30 && b <= 0x39 else { return nil }
+            let (times, o1) = n.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int(b - 0x30))
+            over = over || o1 || o2
+            n = sum
+        }
+        return over ? .max : n
     }
 
     /// A client's value in quotes, cut to 40 printable characters: it goes into the answer and the log.

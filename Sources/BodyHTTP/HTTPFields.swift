@@ -1,16 +1,19 @@
-import BodySystem
-
 /// A request's header lines or query arguments: names and values, each name
-/// once, in the order first read. `fields["name"]` is the value, a view into
-/// the one string they are kept in, or nil.
+/// once, in the order first read. `fields["name"]` is the value, or nil.
 ///
-/// One string (`name NUL value NUL` a pair), not a dictionary of strings:
-/// every request reads two of these (issue 21), and the server reuses the
-/// string from one request to the next, so reading a head allocates nothing;
-/// a lookup is a scan of a few hundred bytes. A NUL ends a name or a value,
-/// as it ends the C strings libmicrohttpd hands over.
+/// One array of bytes, not a dictionary of strings: every request reads two
+/// of these (issue 21), and the server reuses the array from one request to
+/// the next, so reading a head allocates nothing. A pair is its name's and
+/// its value's lengths (4 bytes each, little-endian), then the name and the
+/// value: a lookup passes over a pair of another length without reading
+/// it. Bytes, not a string: appending to a string without allocating took
+/// 15 bytes at a time, each piece checked as UTF-8, a third of reading a
+/// head (issue 21). What is kept is always valid UTF-8, as
+/// `String(decoding:as:)` reads the bytes MHD hands over (bad UTF-8 becomes
+/// U+FFFD). A NUL ends a name or a value, as it ends the C strings
+/// libmicrohttpd hands over.
 public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
-    private var text = ""
+    private var bytes: [UInt8] = []
 
     /// How a line read from MHD is kept.
     enum Reading {
@@ -31,17 +34,26 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         for (name, value) in elements { add(name, value, .query) }
     }
 
-    /// The value named exactly `name`.
+    /// The value named exactly `name`. A value longer than 15 bytes is a
+    /// string of its own (an allocation): a lookup made at every request
+    /// reads the bytes instead (`withValue`).
     public subscript(name: String) -> Substring? {
-        guard let range = find(name) else { return nil }
-        let utf8 = text.utf8
-        return text[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)]
+        withValue(name) { value in value.map { String(decoding: $0, as: UTF8.self)[...] } }
     }
 
-    public var isEmpty: Bool { text.isEmpty }
+    /// `body` given the bytes of the value named exactly `name` (valid
+    /// UTF-8), or nil; they are good only during the call.
+    func withValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        bytes.withUnsafeBufferPointer { all in
+            guard let found = Self.find(name, in: all) else { return body(nil) }
+            return body(UnsafeBufferPointer(rebasing: all[found.value]))
+        }
+    }
 
-    /// Empty, keeping the string's room for the next request's.
-    mutating func removeAll() { text.removeAll(keepingCapacity: true) }
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// Empty, keeping the array's room for the next request's.
+    mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     /// A pair from Swift strings (each up to a NUL), kept as `reading` says.
     mutating func add(_ name: String, _ value: String, _ reading: Reading) {
@@ -50,58 +62,95 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
 
     /// A pair as MHD read it (a nil value is an argument without `=`: "").
     mutating func add(_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>?, _ reading: Reading) {
-        let start = text.utf8.count
+        let start = bytes.count
+        withUnsafeBytes(of: UInt64(0)) { bytes.append(contentsOf: $0) }  // the lengths, written below
         let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
-        if reading == .header && nameBytes.contains(where: { $0 >= 0x80 }) {
-            // Not ASCII (never a name looked up): lower-cased as a Swift string would be.
-            text += String(decoding: nameBytes, as: UTF8.self).lowercased() + "\0"
+        if Self.isASCII(nameBytes) {
+            bytes.append(contentsOf: nameBytes)
+            if reading == .header {
+                // Lower-cased in place: an append a byte was a check of the array's room and sharing each.
+                bytes.withUnsafeMutableBufferPointer { all in
+                    for i in (start + 8)..<all.count where all[i] >= 0x41 && all[i] <= 0x5A { all[i] |= 0x20 }
+                }
+            }
         } else {
-            Self.append(nameBytes, to: &text, lowercased: reading == .header, nul: true)
+            // Not ASCII (never a name looked up): read and lower-cased as a Swift string would be.
+            let text = String(decoding: nameBytes, as: UTF8.self)
+            bytes.append(contentsOf: (reading == .header ? text.lowercased() : text).utf8)
         }
-        // The name just written (without its NUL), compared in place with those before it.
-        let end = text.utf8.count - 1
-        let found = text.utf8.withContiguousStorageIfAvailable {
-            find(UnsafeBufferPointer(rebasing: $0[start..<end]), before: start)
-        } ?? find(text.utf8.dropFirst(start).dropLast(), before: start)
+        // The name just written, compared in place with those before it.
+        let found = bytes.withUnsafeBufferPointer { all in
+            Self.find(UnsafeBufferPointer(rebasing: all[(start + 8)...]), in: UnsafeBufferPointer(rebasing: all[..<start]))
+        }
         guard let found else {
-            let bytes = value.map { UnsafeRawBufferPointer(start: $0, count: Self.length($0)) }
-            Self.append(bytes ?? UnsafeRawBufferPointer(start: nil, count: 0), to: &text, lowercased: false, nul: true)
+            let nameEnd = bytes.count
+            Self.append(value, to: &bytes)
+            Self.store(nameEnd - start - 8, at: start, in: &bytes)
+            Self.store(bytes.count - nameEnd, at: start + 4, in: &bytes)
             return
         }
-        text.removeSubrange(text.utf8.index(text.utf8.startIndex, offsetBy: start)...)
+        bytes.removeSubrange(start...)
         guard reading == .header else { return }
         // A repeated header, which is rare: joined where the first one's value ends.
-        let joined = ", " + (value.map { String(cString: $0) } ?? "")
-        text.insert(contentsOf: joined, at: text.utf8.index(text.utf8.startIndex, offsetBy: found.upperBound))
+        var joined: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: " ")]
+        Self.append(value, to: &joined)
+        bytes.insert(contentsOf: joined, at: found.value.upperBound)
+        Self.store(found.value.count + joined.count, at: found.pair + 4, in: &bytes)
     }
 
-    /// Where the value of the pair named `name` is in `text` (UTF-8 offsets),
-    /// looking only at the pairs that begin before `limit`.
-    private func find(_ name: some Collection<UInt8>, before limit: Int = .max) -> Range<Int>? {
-        // The bytes read in place (a copy of `text` to call `withUTF8` on was a
-        // retain and release a lookup), and only a name of the same length compared.
-        let count = name.count
-        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? in
-            var i = 0
-            while i < Swift.min(bytes.count, limit) {
-                let nameEnd = Self.nul(bytes, from: i)
-                let valueEnd = Self.nul(bytes, from: nameEnd + 1)
-                if nameEnd - i == count, UnsafeBufferPointer(rebasing: bytes[i..<nameEnd]).elementsEqual(name) {
-                    return nameEnd + 1..<valueEnd
-                }
-                i = valueEnd + 1
-            }
-            return nil
+    /// A value's bytes as `String(decoding:as:)` reads them: copied as they
+    /// are when ASCII (every header the body reads), else repaired.
+    private static func append(_ value: UnsafePointer<CChar>?, to bytes: inout [UInt8]) {
+        guard let value else { return }
+        let raw = UnsafeRawBufferPointer(start: value, count: length(value))
+        if isASCII(raw) {
+            bytes.append(contentsOf: raw)
+        } else {
+            bytes.append(contentsOf: String(decoding: raw, as: UTF8.self).utf8)
         }
-        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
-        var text = text
-        return text.withUTF8(scan)
     }
 
-    private func find(_ name: String) -> Range<Int>? {
-        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0) }) { return found }
+    private static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var any: UInt8 = 0
+        for b in raw { any |= b }
+        return any < 0x80
+    }
+
+    /// A length, 4 bytes little-endian (a longer name or value than 4 GiB stops the program).
+    private static func store(_ count: Int, at offset: Int, in bytes: inout [UInt8]) {
+        let n = UInt32(count).littleEndian
+        bytes.withUnsafeMutableBytes { $0.storeBytes(of: n, toByteOffset: offset, as: UInt32.self) }
+    }
+
+    private static func load(_ all: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        Int(UInt32(littleEndian: UnsafeRawBufferPointer(all).loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+    }
+
+    /// The pair named `name` in `all`: where it begins, and where its value is.
+    private static func find(_ name: String, in all: UnsafeBufferPointer<UInt8>) -> (pair: Int, value: Range<Int>)? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ find($0, in: all) }) { return found }
         var name = name
-        return name.withUTF8 { find($0) }
+        return name.withUTF8 { find($0, in: all) }
+    }
+
+    /// The same for `name`'s bytes: only a name of the same length is
+    /// compared, a byte at a time (names are short; the generic
+    /// `elementsEqual` was a quarter of a lookup).
+    private static func find(_ name: UnsafeBufferPointer<UInt8>, in all: UnsafeBufferPointer<UInt8>) -> (pair: Int, value: Range<Int>)? {
+        let count = name.count
+        var i = 0
+        while i + 8 <= all.count {
+            let nameStart = i + 8
+            let valueStart = nameStart + load(all, at: i)
+            let valueEnd = valueStart + load(all, at: i + 4)
+            if valueStart - nameStart == count {
+                var k = 0
+                while k < count, all[nameStart + k] == name[k] { k += 1 }
+                if k == count { return (i, valueStart..<valueEnd) }
+            }
+            i = valueEnd
+        }
+        return nil
     }
 
     private static func length(_ cString: UnsafePointer<CChar>) -> Int {
@@ -110,64 +159,25 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         return n
     }
 
-    /// The next NUL from `start`, or the end (`start` when past it): found by
-    /// `memchr`, as a token's forty bytes are passed over at every lookup.
-    private static func nul(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        ByteSearch.first(0, in: UnsafeRawBufferPointer(bytes), from: start) ?? Swift.max(start, bytes.count)
-    }
-
-    /// Appends `bytes` to `text` as `String(decoding:as:)` would read them
-    /// (bad UTF-8 becomes U+FFFD), ASCII letters lower-cased if asked, in
-    /// pieces of at most 15 bytes: each piece is a small string, kept inline,
-    /// so appending to a string with room allocates nothing. A piece ends
-    /// before a byte that begins a character, so none is cut in two. With
-    /// `nul`, a NUL follows, in the last piece when it has room (one append
-    /// fewer: a NUL cannot continue a character, so it reads the same).
-    private static func append(_ bytes: UnsafeRawBufferPointer, to text: inout String, lowercased: Bool, nul: Bool) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { piece in
-            var start = 0
-            var ended = !nul
-            while start < bytes.count {
-                var end = Swift.min(start + 15, bytes.count)
-                var cut = end
-                while cut > start, cut < bytes.count, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-                if cut > start { end = cut }
-                for i in start..<end {
-                    let b = bytes[i]
-                    piece[i - start] = lowercased && b >= 0x41 && b <= 0x5A ? b | 0x20 : b
-                }
-                var count = end - start
-                if !ended, end == bytes.count, count < 15 {
-                    piece[count] = 0
-                    count += 1
-                    ended = true
-                }
-                text += String(decoding: UnsafeBufferPointer(rebasing: piece[0..<count]), as: UTF8.self)
-                start = end
-            }
-            if !ended { text += "\0" }
-        }
-    }
-
     // MARK: the pairs, in order
 
     public struct Iterator: IteratorProtocol {
-        let text: String
+        let bytes: [UInt8]
         var offset = 0
 
         public mutating func next() -> (name: Substring, value: Substring)? {
-            let utf8 = text.utf8
-            guard offset < utf8.count else { return nil }
-            let nameStart = utf8.index(utf8.startIndex, offsetBy: offset)
-            let nameEnd = utf8[nameStart...].firstIndex(of: 0)!
-            let valueStart = utf8.index(after: nameEnd)
-            let valueEnd = utf8[valueStart...].firstIndex(of: 0)!
-            offset = utf8.distance(from: utf8.startIndex, to: valueEnd) + 1
-            return (text[nameStart..<nameEnd], text[valueStart..<valueEnd])
+            guard offset + 8 <= bytes.count else { return nil }
+            let (nameStart, valueStart, valueEnd) = bytes.withUnsafeBufferPointer { all in
+                let valueStart = offset + 8 + HTTPFields.load(all, at: offset)
+                return (offset + 8, valueStart, valueStart + HTTPFields.load(all, at: offset + 4))
+            }
+            offset = valueEnd
+            return (String(decoding: bytes[nameStart..<valueStart], as: UTF8.self)[...],
+                    String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)[...])
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(text: text) }
+    public func makeIterator() -> Iterator { Iterator(bytes: bytes) }
 
     /// The same pairs, in any order.
     public static func == (a: HTTPFields, b: HTTPFields) -> Bool {
@@ -175,7 +185,13 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
 
     /// How many pairs.
-    public var count: Int { text.utf8.reduce(0) { $1 == 0 ? $0 + 1 : $0 } / 2 }
+    public var count: Int {
+        bytes.withUnsafeBufferPointer { all in
+            var (n, i) = (0, 0)
+            while i + 8 <= all.count { i += 8 + Self.load(all, at: i) + Self.load(all, at: i + 4); n += 1 }
+            return n
+        }
+    }
 
     public var description: String {
         isEmpty ? "[:]" : "[" + map { "\(String($0.name).debugDescription): \(String($0.value).debugDescription)" }

@@ -82,15 +82,16 @@ public enum Routing {
     /// anyone. `signedIn`: the request's session cookie names a live session
     /// (the caller's `Sessions` decides), which the page's routes take in
     /// place of the token. No route takes the token in its URL (issue 20).
+    /// `signedIn` is asked only when the token is not shown (a look at the cookie saved at every request).
     public static func route(_ request: HTTPRequest, auth: BearerAuth, simRoutes: Bool,
-                             signedIn: Bool = false) -> Result<Route, HTTPResponse> {
+                             signedIn: @autoclosure () -> Bool = false) -> Result<Route, HTTPResponse> {
         // The table is read once: a lookup hashes the path.
         let entry = entry(request.path, simRoutes: simRoutes)
         let routed = route(entry, method: request.method, path: request.path, query: request.query)
         let allowed = switch entry?.access ?? .token {
         case .open: true
-        case .token: auth.allows(request.headers["authorization"])
-        case .tokenOrSession: signedIn || auth.allows(request.headers["authorization"])
+        case .token: auth.allows(request)
+        case .tokenOrSession: auth.allows(request) || signedIn()
         }
         return allowed ? routed : .failure(unauthorized)
     }

@@ -154,6 +154,21 @@ struct JSONOutTests {
         #expect(String(decoding: out.bytes, as: UTF8.self) == String(decoding: try encoder(v), as: UTF8.self))
     }
 
+    @Test("strings and literals that fill the pending bytes, cross their end or are longer than them", arguments: [1, 200, 250, 253, 254, 255, 256, 300, 600])
+    func pendingEnds(length: Int) throws {
+        // Each string is copied in with its quotes at one check for room (issue 21): at every offset near 256 bytes.
+        for lead in 0..<8 {
+            let strings = [String(repeating: "a", count: lead), String(repeating: "x", count: length), "é✓", "", "q\"", "tail"]
+            var out = JSONOut()
+            out.array { a in
+                for s in strings { a.string(s) }
+                a.bool(true); a.bool(false); a.null()
+            }
+            let expected = try encoder(strings).dropLast() + Array(",true,false,null]".utf8)
+            #expect(out.bytes == Array(expected), "lead \(lead)")
+        }
+    }
+
     @Test("commas after empty containers, nested containers and field names, none after a key")
     func commas() {
         var out = JSONOut()

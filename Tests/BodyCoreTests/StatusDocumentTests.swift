@@ -34,6 +34,12 @@ struct StatusDocumentTests {
         #expect(doc["board"] == .object(["kind": .string("sim"), "ok": .bool(true), "problem": .null]))
     }
 
+    @Test("each role's key in the document written straight is its name")
+    func roleKeys() {
+        for role in ButtonRole.allCases { #expect(role.key.description == role.rawValue) }
+        for role in OutputRole.allCases { #expect(role.key.description == role.rawValue) }
+    }
+
     @Test("the bytes carry the null fields literally")
     func nullsInBytes() {
         let text = String(decoding: BodyJSON.encode(studio(at: 100).status(at: Moment(100), quietExtras)), as: UTF8.self)

@@ -29,6 +29,16 @@ struct BearerAuthTests {
         #expect(!auth.allows(header))
     }
 
+    @Test("a request's Authorization header, read where the request keeps it")
+    func request() {
+        func asking(_ headers: [String: String]) -> HTTPRequest { HTTPRequest(method: "GET", path: "/status", headers: headers) }
+        #expect(auth.allows(asking(["authorization": "Bearer 0123456789abcdef"])))
+        #expect(auth.allows(asking(["authorization": "bearer  0123456789abcdef ", "host": "x"])))
+        #expect(!auth.allows(asking(["authorization": "Bearer 0123456789abcdeF"])))
+        #expect(!auth.allows(asking(["cookie": "Bearer 0123456789abcdef"])), "only the Authorization header")
+        #expect(!auth.allows(asking([:])))
+    }
+
     @Test("a missing header is refused")
     func missing() {
         #expect(!auth.allows(nil))

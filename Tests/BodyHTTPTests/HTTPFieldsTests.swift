@@ -82,6 +82,18 @@ struct HTTPFieldsTests {
         #expect(bad["y"] == "z" && bad.count == 2)
     }
 
+    @Test("a value's bytes read in place: as sent when ASCII, repaired as a string reads them otherwise")
+    func valueBytes() {
+        var fields = Self.read([("Authorization", "Bearer t0k"), ("X-Word", "café")], .header)
+        let raw: [CChar] = [0x61, -0x3F /* 0xC1 */, 0x62, 0]
+        raw.withUnsafeBufferPointer { value in "X-Bad".withCString { fields.add($0, value.baseAddress!, .header) } }
+        #expect(fields.withValue("authorization") { $0.map(Array.init) } == Array("Bearer t0k".utf8))
+        #expect(fields.withValue("x-word") { $0.map(Array.init) } == Array("café".utf8))
+        #expect(fields.withValue("x-bad") { $0.map(Array.init) } == Array("a\u{FFFD}b".utf8))
+        #expect(fields.withValue("cookie") { $0 == nil })
+        #expect(fields.withValue("Authorization") { $0 == nil }, "names are kept lower-cased")
+    }
+
     @Test("emptied for the next request, the same value type: a copy kept elsewhere is untouched")
     func reused() {
         var fields = Self.read([("Host", "a")], .header)

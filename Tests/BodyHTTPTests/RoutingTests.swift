@@ -143,6 +143,19 @@ struct RoutingTests {
         #expect(failure(Routing.route(r, auth: auth, simRoutes: true, signedIn: false))?.status == 401)
     }
 
+    @Test("the session is asked about only when the token is not shown, and only on the page's routes")
+    func sessionAskedLate() throws {
+        var asked = 0
+        func signedIn() -> Bool { asked += 1; return true }
+        let withToken = request("GET", "/status", header: "Bearer s3cret-token")
+        #expect(try Routing.route(withToken, auth: auth, simRoutes: true, signedIn: signedIn()).get() == .status)
+        #expect(asked == 0)
+        #expect(try Routing.route(request("GET", "/status"), auth: auth, simRoutes: true, signedIn: signedIn()).get() == .status)
+        #expect(asked == 1)
+        #expect(failure(Routing.route(request("GET", "/ears"), auth: auth, simRoutes: true, signedIn: signedIn())) == Routing.unauthorized)
+        #expect(asked == 1)
+    }
+
     @Test("a session never stands in for the token on Oriel's and the machines' routes", arguments: [
         ("POST", "/face"), ("GET", "/ears"), ("GET", "/hello"), ("GET", "/metrics"),
     ])
