@@ -60,10 +60,10 @@ public struct Body: Equatable, Sendable {
     var world: World { World(state: state, eyes: eyes) }
 
     /// Always present: `Controls.init` makes one of each.
-    public var onair: OnAirSwitch { controls.the(OnAirSwitch.self) ?? OnAirSwitch(action: settings.onAirAction) }
-    public var wrapup: WrapUpButton { controls.the(WrapUpButton.self) ?? WrapUpButton() }
-    public var kill: EyesKill { controls.the(EyesKill.self) ?? EyesKill() }
-    public var camera: CameraButton { controls.the(CameraButton.self) ?? CameraButton(camera: settings.camera) }
+    public var onair: OnAirSwitch { controls.onair }
+    public var wrapup: WrapUpButton { controls.wrapup }
+    public var kill: EyesKill { controls.kill }
+    public var camera: CameraButton { controls.camera }
 
     // MARK: Start
 
@@ -118,13 +118,11 @@ public struct Body: Equatable, Sendable {
     }
 
     private mutating func disarm(moving new: World) {
-        let old = world  // made once, not once a control
-        for c in controls.all where c.disarms(from: old, to: new) { group.disarm(c.role) }
+        controls.disarm(moving: world, to: new, in: &group)
     }
 
     private mutating func tell(_ news: News, at now: Moment) {
-        let world = self.world
-        for i in controls.all.indices { controls.all[i].hear(news, in: world, at: now) }
+        controls.hear(news, in: world, at: now)
     }
 
     // MARK: Oriel's poll
@@ -201,14 +199,12 @@ public struct Body: Equatable, Sendable {
     mutating func advance(at now: Moment) -> [BodyAction] {
         var actions: [BodyAction] = []
         group.expire(at: now.mono)
-        for i in controls.all.indices {
-            for out in controls.all[i].ranOut(at: now) {
-                let withdrawn = outbox.withdraw(id: out.id) != nil
-                if let words = out.said {
-                    actions.append(.log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning))
-                }
-                actions.append(.unanswered(id: out.id, withdrawn: withdrawn))
+        for out in controls.ranOut(at: now) {
+            let withdrawn = outbox.withdraw(id: out.id) != nil
+            if let words = out.said {
+                actions.append(.log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning))
             }
+            actions.append(.unanswered(id: out.id, withdrawn: withdrawn))
         }
         if contact.silenceBegins(at: now) {
             adopt(.unread(contact.words), at: now)
@@ -245,7 +241,7 @@ public struct Body: Equatable, Sendable {
         consider(group.expiresAt)
         consider(contact.due)
         consider(indicators(at: now).nextChange(after: now.mono))
-        for control in controls.all { consider(control.nextDue) }
+        consider(controls.nextDue)
         for c in contacts.values { consider(c.nextDeadline()) }
         for n in noise.values { consider(n.nextDue) }
         if let until = gate.untilDue(eyes) { consider(now.mono + max(0, until - now.wall)) }

@@ -90,16 +90,27 @@ extension Body {
     mutating func press(_ button: ButtonRole, at now: Moment, id: @autoclosure () -> String,
                         _ actions: inout [BodyAction]) -> PressOutcome {
         actions += advance(at: now)
-        guard let i = controls.index(of: button) else { return .refused("this body has no \(button.rawValue) button") }
-        let world = self.world
-        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id(), by: settings.name)
+        let world = self.world, by = settings.name
+        switch button {
+        case .onair: return Self.press(&controls.onair, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        case .wrapup: return Self.press(&controls.wrapup, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        case .kill: return Self.press(&controls.kill, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        case .camera: return Self.press(&controls.camera, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        }
+    }
+
+    /// `press` on the button's own control (the parts of the body it touches passed apart).
+    private static func press(_ control: inout some Control, _ world: World, _ group: inout TwoPressGroup<ButtonRole>,
+                              _ outbox: inout Outbox, _ gate: inout EyesGate, at now: Moment,
+                              id: @autoclosure () -> String, by: String) -> PressOutcome {
+        let outcome = control.tap(world, group: &group, at: now, id: id(), by: by)
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)
-            controls.all[i].queued(request, in: world, at: now, gate: &gate)
+            control.queued(request, in: world, at: now, gate: &gate)
             return outcome
         } catch {
-            controls.all[i].fail(error.description, at: now)
+            control.fail(error.description, at: now)
             return .refused(error.description)
         }
     }

@@ -14,14 +14,7 @@ extension Body {
             }
         }
         // One pass, no arrays: this runs at every turn of the loop (issue 21).
-        var latestAsk: Double?
-        var latestProblem: Double?
-        for control in controls.all {
-            guard let shown = control.shown else { continue }
-            if let ask = shown.out, ask.at.mono > latestAsk ?? -.infinity { latestAsk = ask.at.mono }
-            if shown.problemWords(at: now) != nil, let problem = shown.problem,
-               problem.since > latestProblem ?? -.infinity { latestProblem = problem.since }
-        }
+        let (latestAsk, latestProblem) = controls.latestShown(at: now)
         let armedLED: (Pattern, Double)
         if group.armed(at: now.mono) != nil {
             armedLED = (.steady, 0)
