@@ -100,6 +100,9 @@ extension Body {
     }
 
     /// `press` on the button's own control (the parts of the body it touches passed apart).
+    /// Not inlined: the four copies inlined into `press` put a request's small
+    /// field list on the heap, where it is on the stack otherwise (an allocation a press).
+    @inline(never)
     private static func press(_ control: inout some Control, _ world: World, _ group: inout TwoPressGroup<ButtonRole>,
                               _ outbox: inout Outbox, _ gate: inout EyesGate, at now: Moment,
                               id: @autoclosure () -> String, by: String) -> PressOutcome {
