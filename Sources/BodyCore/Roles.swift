@@ -54,6 +54,11 @@ extension OutputRole: TableRole {
         case .eyeLED: 2
         }
     }
+
+    // By the case, not its name: a raw-value enum otherwise hashes and compares
+    // its `rawValue` string, at every lookup of a table keyed by the role (issue 21).
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.slot == b.slot }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(slot) }
 }
 
 extension ButtonRole: TableRole {
@@ -65,6 +70,10 @@ extension ButtonRole: TableRole {
         case .camera: 3
         }
     }
+
+    // By the case, not its name (as OutputRole's, issue 21).
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.slot == b.slot }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(slot) }
 }
 
 /// At most one value a role, kept in a fixed inline array indexed by the
