@@ -89,7 +89,8 @@ public struct Body: Equatable, Sendable {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
         let before = gate.verdict
-        var actions = advance(at: now)
+        var actions: [BodyAction] = []
+        advance(at: now, into: &actions)
         contact.pushed(at: now)
         let top = body.members(["onair", "eyes"] as InlineArray<2, StaticString>)
         let onair = top[0], pushedEyes = top[1]
@@ -192,12 +193,13 @@ public struct Body: Equatable, Sendable {
             guard let due = noise[button]?.nextDue, now.mono >= due else { continue }
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
         }
-        actions += advance(at: now)
+        advance(at: now, into: &actions)
         gateMoved(from: before, into: &actions)
     }
 
-    mutating func advance(at now: Moment) -> [BodyAction] {
-        var actions: [BodyAction] = []
+    /// The clock's part every entry point shares, its actions appended to
+    /// `actions` (no list of its own to copy in: it runs at every turn, issue 21).
+    mutating func advance(at now: Moment, into actions: inout [BodyAction]) {
         group.expire(at: now.mono)
         for out in controls.ranOut(at: now) {
             let withdrawn = outbox.withdraw(id: out.id) != nil
@@ -212,7 +214,6 @@ public struct Body: Equatable, Sendable {
             actions.append(.sayHello(because: "silence"))
         }
         gate.tick(eyes, at: now)
-        return actions
     }
 
     /// The camera went away, or did not start: the gate closes until a fresh opening.

@@ -89,7 +89,7 @@ extension Body {
     /// queues what it asked. `id` is a fresh id from the caller.
     mutating func press(_ button: ButtonRole, at now: Moment, id: @autoclosure () -> String,
                         _ actions: inout [BodyAction]) -> PressOutcome {
-        actions += advance(at: now)
+        advance(at: now, into: &actions)
         let world = self.world, by = settings.name
         switch button {
         case .onair: return Self.press(&controls.onair, world, &group, &outbox, &gate, at: now, id: id(), by: by)

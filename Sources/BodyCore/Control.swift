@@ -130,12 +130,13 @@ struct Controls: Equatable, Sendable {
     }
 
     /// Each request whose wait ran out, in the body's order.
-    /// (Empty lists, the usual case, allocate nothing.)
+    /// (Empty lists, the usual case, are neither made nor joined.)
     mutating func ranOut(at now: Moment) -> [RanOut] {
         var out = onair.ranOut(at: now)
-        out += wrapup.ranOut(at: now)
-        out += kill.ranOut(at: now)
-        out += camera.ranOut(at: now)
+        func join(_ more: [RanOut]) { if !more.isEmpty { out += more } }
+        join(wrapup.ranOut(at: now))
+        join(kill.ranOut(at: now))
+        join(camera.ranOut(at: now))
         return out
     }
 
