@@ -40,9 +40,10 @@ public struct Body: Equatable, Sendable {
     /// Each button's rule (DESIGN 3).
     var controls: Controls
     /// Each wired button's contact: debounce and held (issue 4).
-    public internal(set) var contacts: [ButtonRole: Contact] = [:]
+    /// (This and `noise` are tables by role, not dictionaries: read at every tick, issue 21.)
+    public internal(set) var contacts = RoleTable<ButtonRole, Contact>()
     /// Each button's blips (issue 18): kept across a re-wired line, so the count only grows.
-    public internal(set) var noise: [ButtonRole: NoiseTally] = [:]
+    public internal(set) var noise = RoleTable<ButtonRole, NoiseTally>()
     /// Each button's last confirmed press and what it became, for the page (issue 20).
     public internal(set) var lastPress: [ButtonRole: LastPress] = [:]
     public internal(set) var gate = EyesGate()
@@ -187,8 +188,8 @@ public struct Body: Equatable, Sendable {
             contacts[button] = c
             said(.readLevel, of: button, at: now, ids: ids, &actions)
         }
-        // A tally is written back only when its minute is over: a write into the
-        // dictionary at every turn copied it (heaptrack, issue 21).
+        // A tally is written back only when its minute is over (a write at
+        // every turn copied it when this was a dictionary, issue 21).
         for button in ButtonRole.inNameOrder {
             guard let due = noise[button]?.nextDue, now.mono >= due else { continue }
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
@@ -243,8 +244,8 @@ public struct Body: Equatable, Sendable {
         consider(contact.due)
         consider(indicators(at: now).nextChange(after: now.mono))
         consider(controls.nextDue)
-        for c in contacts.values { consider(c.nextDeadline()) }
-        for n in noise.values { consider(n.nextDue) }
+        contacts.forEachValue { consider($0.nextDeadline()) }
+        noise.forEachValue { consider($0.nextDue) }
         if let until = gate.untilDue(eyes) { consider(now.mono + max(0, until - now.wall)) }
         consider(gate.tapEnds)
         return due

@@ -72,9 +72,10 @@ extension Body {
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
         case .noise(let at):
-            if let (words, level) = noise[button, default: NoiseTally()].blip(button, at: now.mono) {
-                actions.append(.log(words, level))
-            }
+            var tally = noise[button] ?? NoiseTally()
+            let said = tally.blip(button, at: now.mono)
+            noise[button] = tally
+            if let (words, level) = said { actions.append(.log(words, level)) }
             actions.append(.noise(button, at: at))
         case .held:
             actions.append(.log("button \(name) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning))

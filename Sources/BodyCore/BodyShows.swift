@@ -72,14 +72,11 @@ extension Body {
         out.object { o in
             o.field("board"); extras.board.write(to: &o)
             o.field("buttons")
-            // The tallies walked once, not looked up a button at a time: a lookup hashes.
-            var noise = RoleTable<ButtonRole, UInt64>()
-            for (role, tally) in self.noise { noise[role] = tally.total }
             o.object { b in
                 for role in StatusDocument.buttonsInByteOrder {
                     guard let h = extras.held[role] else { continue }
                     b.key(role.rawValue)
-                    StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role] ?? 0).write(to: &b)
+                    StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0).write(to: &b)
                 }
             }
             o.field("eyes"); eyesShown(at: now, extras).write(to: &o)

@@ -101,6 +101,14 @@ public struct RoleTable<Role: TableRole, Value> {
         set { slots[role.slot] = newValue }
     }
 
+    /// Whether no role holds a value.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Each value held, in the roles' order (`slot`).
+    @inlinable public func forEachValue(_ body: (Value) -> Void) {
+        for i in slots.indices { if let value = slots[i] { body(value) } }
+    }
+
     /// How many roles hold a value.
     public var count: Int {
         var n = 0
