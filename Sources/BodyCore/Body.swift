@@ -94,10 +94,16 @@ public struct Body: Equatable, Sendable {
         advance(at: now, into: &actions)
         contact.pushed(at: now)
         let top = body.members(["onair", "eyes"] as InlineArray<2, StaticString>)
-        let onair = top[0], pushedEyes = top[1]
-        // Both read before either is told, as before; two values, no array.
-        let answeredOnAir = Answered.read(onair?["answered"]), answeredEyes = Answered.read(pushedEyes?["answered"])
-        if let new = OnAirState.read(onair) { adopt(new, at: now) }
+        let pushedEyes = top[1]
+        // Both answers read before either is told, as before; two values, no array.
+        // The onair object's members are walked once, for its state and its `answered`.
+        var answeredOnAir: Answered?
+        let answeredEyes = Answered.read(pushedEyes?["answered"])
+        if let onair = top[0] {
+            let m = onair.members(OnAirState.keys)
+            answeredOnAir = Answered.read(m[7])
+            if let new = OnAirState.read(m) { adopt(new, at: now) }
+        }
         if let a = answeredOnAir { tell(.answered(a), at: now) }
         if let a = answeredEyes { tell(.answered(a), at: now) }
         if let newEyes = HouseEyes.read(pushedEyes) {
@@ -106,7 +112,7 @@ public struct Body: Equatable, Sendable {
             tell(.eyes, at: now)
             gate.adopt(eyes, at: now)
         }
-        actions += gateMoved(from: before)
+        gateMoved(from: before, into: &actions)
         return actions
     }
 
