@@ -147,7 +147,8 @@ public struct Body: Equatable, Sendable {
     /// wait, else parked until `wait` runs out. Either way Oriel was heard
     /// and everything up to N is acknowledged.
     public mutating func poll(after: UInt64, wait: Double, at now: Moment) -> PollVerdict {
-        if wait <= 0 || hasNews(after: after) { return .answer(poll(after: after, at: now)) }
+        // The outbox asked straight: `hasNews` here lent a copy of the whole body (issue 21).
+        if wait <= 0 || outbox.hasPending(after: after) { return .answer(poll(after: after, at: now)) }
         waits(after: after, at: now)
         return .park(until: now.mono + wait)
     }
@@ -231,11 +232,16 @@ public struct Body: Equatable, Sendable {
     }
 
     /// The verdict moved during one entry point: the camera follows it.
+    /// (Inlined, as the one below, so no copy of the body is made to lend it.)
+    @inline(__always)
     func gateMoved(from before: EyesGate.Verdict) -> [BodyAction] {
         gate.verdict == before ? [] : [.preview(run: gate.verdict.runs, why: gate.verdict.words)]
     }
 
     /// `gateMoved`, appended to `actions` (no list of its own, nor a copy by `+`).
+    /// Inlined: called in a mutating entry point, it was a copy of the whole
+    /// body (1.2 KB) to lend it, at every tick (issue 21).
+    @inline(__always)
     func gateMoved(from before: EyesGate.Verdict, into actions: inout [BodyAction]) {
         if gate.verdict != before { actions.append(.preview(run: gate.verdict.runs, why: gate.verdict.words)) }
     }
