@@ -20,8 +20,9 @@ public struct RanOut: Equatable, Sendable {
 }
 
 /// One button's rule as the body sees it (DESIGN 3). `Body` keeps one value
-/// per button in `Controls` and goes through them in loops, so a new button
-/// is one new conforming value in `Controls.init`, not a `case` in every switch.
+/// per button in `Controls` and goes through them in its walks, so a new
+/// button is one new conforming value there (a field, a line a walk, a case
+/// in `Body.press`), not a `case` in every rule.
 protocol Control: Equatable, Sendable {
     /// The button this rules, by its board-file name.
     var role: ButtonRole { get }
