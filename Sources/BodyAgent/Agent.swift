@@ -87,7 +87,8 @@ public final class Agent: @unchecked Sendable {
     var boardProblem: String?
     var boardRetry: EventLoop.TimerID?
     var edgeWatches: [EventLoop.WatchID] = []
-    var driven: [OutputRole: Bool] = [:]
+    /// A table, not a dictionary: read for every line at every turn (issue 21).
+    var driven = RoleTable<OutputRole, Bool>()
     var lostEdgesSaid = 0
     /// When the last simulated press sequence lets go (edge time).
     var simPressesEnd: Double = 0
@@ -251,16 +252,13 @@ public final class Agent: @unchecked Sendable {
     func lendBody<R>(_ look: (inout Body) -> R) -> R { look(&body) }
 
     /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
-    /// The dictionaries are walked into tables, not looked up by role: a lookup hashes, at every request.
+    /// The lines driven and the body's contacts are tables already, read by role without hashing.
     func statusExtras(at now: Moment) -> StatusExtras {
-        var lit = RoleTable<OutputRole, Bool>()
-        for (role, on) in driven { lit[role] = on }
+        let lit = driven
         var lines = RoleTable<OutputRole, Bool?>()
         for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (lit[role] ?? false) }
-        var contacts = RoleTable<ButtonRole, (held: Bool, stuck: Bool)>()
-        for (role, c) in body.contacts { contacts[role] = (c.isDown, c.isHeld) }
         var held = RoleTable<ButtonRole, (held: Bool, stuck: Bool)>()
-        for role in setup.board.buttons.keys { held[role] = contacts[role] ?? (false, false) }
+        for role in setup.board.buttons.keys { held[role] = body.contacts[role].map { ($0.isDown, $0.isHeld) } ?? (false, false) }
         return StatusExtras(
             lines: lines, held: held,
             location: .init(allowed: location.allowed, watching: location.watching,

@@ -102,6 +102,7 @@ extension Agent {
 
     /// An item was queued: every parked poll it is news to is answered now.
     func wakePolls(at now: Moment) {
-        answerPolls(at: now) { self.body.hasNews(after: $0.after) }
+        // The body lent, not read: a read of it copied every field (issue 21).
+        answerPolls(at: now) { poll in self.lendBody { $0.hasNews(after: poll.after) } }
     }
 }

@@ -40,9 +40,10 @@ public struct Body: Equatable, Sendable {
     /// Each button's rule (DESIGN 3).
     var controls: Controls
     /// Each wired button's contact: debounce and held (issue 4).
-    public internal(set) var contacts: [ButtonRole: Contact] = [:]
+    /// (This and `noise` are tables by role, not dictionaries: read at every tick, issue 21.)
+    public internal(set) var contacts = RoleTable<ButtonRole, Contact>()
     /// Each button's blips (issue 18): kept across a re-wired line, so the count only grows.
-    public internal(set) var noise: [ButtonRole: NoiseTally] = [:]
+    public internal(set) var noise = RoleTable<ButtonRole, NoiseTally>()
     /// Each button's last confirmed press and what it became, for the page (issue 20).
     public internal(set) var lastPress: [ButtonRole: LastPress] = [:]
     public internal(set) var gate = EyesGate()
@@ -60,10 +61,10 @@ public struct Body: Equatable, Sendable {
     var world: World { World(state: state, eyes: eyes) }
 
     /// Always present: `Controls.init` makes one of each.
-    public var onair: OnAirSwitch { controls.the(OnAirSwitch.self) ?? OnAirSwitch(action: settings.onAirAction) }
-    public var wrapup: WrapUpButton { controls.the(WrapUpButton.self) ?? WrapUpButton() }
-    public var kill: EyesKill { controls.the(EyesKill.self) ?? EyesKill() }
-    public var camera: CameraButton { controls.the(CameraButton.self) ?? CameraButton(camera: settings.camera) }
+    public var onair: OnAirSwitch { controls.onair }
+    public var wrapup: WrapUpButton { controls.wrapup }
+    public var kill: EyesKill { controls.kill }
+    public var camera: CameraButton { controls.camera }
 
     // MARK: Start
 
@@ -89,13 +90,20 @@ public struct Body: Equatable, Sendable {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
         let before = gate.verdict
-        var actions = advance(at: now)
+        var actions: [BodyAction] = []
+        advance(at: now, into: &actions)
         contact.pushed(at: now)
         let top = body.members(["onair", "eyes"] as InlineArray<2, StaticString>)
-        let onair = top[0], pushedEyes = top[1]
-        // Both read before either is told, as before; two values, no array.
-        let answeredOnAir = Answered.read(onair?["answered"]), answeredEyes = Answered.read(pushedEyes?["answered"])
-        if let new = OnAirState.read(onair) { adopt(new, at: now) }
+        let pushedEyes = top[1]
+        // Both answers read before either is told, as before; two values, no array.
+        // The onair object's members are walked once, for its state and its `answered`.
+        var answeredOnAir: Answered?
+        let answeredEyes = Answered.read(pushedEyes?["answered"])
+        if let onair = top[0] {
+            let m = onair.members(OnAirState.keys)
+            answeredOnAir = Answered.read(m[7])
+            if let new = OnAirState.read(m) { adopt(new, at: now) }
+        }
         if let a = answeredOnAir { tell(.answered(a), at: now) }
         if let a = answeredEyes { tell(.answered(a), at: now) }
         if let newEyes = HouseEyes.read(pushedEyes) {
@@ -104,7 +112,7 @@ public struct Body: Equatable, Sendable {
             tell(.eyes, at: now)
             gate.adopt(eyes, at: now)
         }
-        actions += gateMoved(from: before)
+        gateMoved(from: before, into: &actions)
         return actions
     }
 
@@ -118,13 +126,11 @@ public struct Body: Equatable, Sendable {
     }
 
     private mutating func disarm(moving new: World) {
-        let old = world  // made once, not once a control
-        for c in controls.all where c.disarms(from: old, to: new) { group.disarm(c.role) }
+        controls.disarm(moving: world, to: new, in: &group)
     }
 
     private mutating func tell(_ news: News, at now: Moment) {
-        let world = self.world
-        for i in controls.all.indices { controls.all[i].hear(news, in: world, at: now) }
+        controls.hear(news, in: world, at: now)
     }
 
     // MARK: Oriel's poll
@@ -141,7 +147,8 @@ public struct Body: Equatable, Sendable {
     /// wait, else parked until `wait` runs out. Either way Oriel was heard
     /// and everything up to N is acknowledged.
     public mutating func poll(after: UInt64, wait: Double, at now: Moment) -> PollVerdict {
-        if wait <= 0 || hasNews(after: after) { return .answer(poll(after: after, at: now)) }
+        // The outbox asked straight: `hasNews` here lent a copy of the whole body (issue 21).
+        if wait <= 0 || outbox.hasPending(after: after) { return .answer(poll(after: after, at: now)) }
         waits(after: after, at: now)
         return .park(until: now.mono + wait)
     }
@@ -188,27 +195,26 @@ public struct Body: Equatable, Sendable {
             contacts[button] = c
             said(.readLevel, of: button, at: now, ids: ids, &actions)
         }
-        // A tally is written back only when its minute is over: a write into the
-        // dictionary at every turn copied it (heaptrack, issue 21).
+        // A tally is written back only when its minute is over (a write at
+        // every turn copied it when this was a dictionary, issue 21).
         for button in ButtonRole.inNameOrder {
             guard let due = noise[button]?.nextDue, now.mono >= due else { continue }
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
         }
-        actions += advance(at: now)
+        advance(at: now, into: &actions)
         gateMoved(from: before, into: &actions)
     }
 
-    mutating func advance(at now: Moment) -> [BodyAction] {
-        var actions: [BodyAction] = []
+    /// The clock's part every entry point shares, its actions appended to
+    /// `actions` (no list of its own to copy in: it runs at every turn, issue 21).
+    mutating func advance(at now: Moment, into actions: inout [BodyAction]) {
         group.expire(at: now.mono)
-        for i in controls.all.indices {
-            for out in controls.all[i].ranOut(at: now) {
-                let withdrawn = outbox.withdraw(id: out.id) != nil
-                if let words = out.said {
-                    actions.append(.log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning))
-                }
-                actions.append(.unanswered(id: out.id, withdrawn: withdrawn))
+        for out in controls.ranOut(at: now) {
+            let withdrawn = outbox.withdraw(id: out.id) != nil
+            if let words = out.said {
+                actions.append(.log("\(words)\(withdrawn ? "; the request was withdrawn before Oriel took it" : "")", .warning))
             }
+            actions.append(.unanswered(id: out.id, withdrawn: withdrawn))
         }
         if contact.silenceBegins(at: now) {
             adopt(.unread(contact.words), at: now)
@@ -216,7 +222,6 @@ public struct Body: Equatable, Sendable {
             actions.append(.sayHello(because: "silence"))
         }
         gate.tick(eyes, at: now)
-        return actions
     }
 
     /// The camera went away, or did not start: the gate closes until a fresh opening.
@@ -227,11 +232,16 @@ public struct Body: Equatable, Sendable {
     }
 
     /// The verdict moved during one entry point: the camera follows it.
+    /// (Inlined, as the one below, so no copy of the body is made to lend it.)
+    @inline(__always)
     func gateMoved(from before: EyesGate.Verdict) -> [BodyAction] {
         gate.verdict == before ? [] : [.preview(run: gate.verdict.runs, why: gate.verdict.words)]
     }
 
     /// `gateMoved`, appended to `actions` (no list of its own, nor a copy by `+`).
+    /// Inlined: called in a mutating entry point, it was a copy of the whole
+    /// body (1.2 KB) to lend it, at every tick (issue 21).
+    @inline(__always)
     func gateMoved(from before: EyesGate.Verdict, into actions: inout [BodyAction]) {
         if gate.verdict != before { actions.append(.preview(run: gate.verdict.runs, why: gate.verdict.words)) }
     }
@@ -245,9 +255,9 @@ public struct Body: Equatable, Sendable {
         consider(group.expiresAt)
         consider(contact.due)
         consider(indicators(at: now).nextChange(after: now.mono))
-        for control in controls.all { consider(control.nextDue) }
-        for c in contacts.values { consider(c.nextDeadline()) }
-        for n in noise.values { consider(n.nextDue) }
+        consider(controls.nextDue)
+        contacts.forEachValue { consider($0.nextDeadline()) }
+        noise.forEachValue { consider($0.nextDue) }
         if let until = gate.untilDue(eyes) { consider(now.mono + max(0, until - now.wall)) }
         consider(gate.tapEnds)
         return due

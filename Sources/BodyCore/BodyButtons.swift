@@ -72,9 +72,10 @@ extension Body {
             actions.append(.pressed(button, outcome, at: at))
             if case .asked = outcome { actions.append(.wakePolls) }
         case .noise(let at):
-            if let (words, level) = noise[button, default: NoiseTally()].blip(button, at: now.mono) {
-                actions.append(.log(words, level))
-            }
+            var tally = noise[button] ?? NoiseTally()
+            let said = tally.blip(button, at: now.mono)
+            noise[button] = tally
+            if let (words, level) = said { actions.append(.log(words, level)) }
             actions.append(.noise(button, at: at))
         case .held:
             actions.append(.log("button \(name) held for \(Int(Contact.heldAfter)) s: stuck, or a broken normally-closed wire; it will not press again until released", .warning))
@@ -89,17 +90,31 @@ extension Body {
     /// queues what it asked. `id` is a fresh id from the caller.
     mutating func press(_ button: ButtonRole, at now: Moment, id: @autoclosure () -> String,
                         _ actions: inout [BodyAction]) -> PressOutcome {
-        actions += advance(at: now)
-        guard let i = controls.index(of: button) else { return .refused("this body has no \(button.rawValue) button") }
-        let world = self.world
-        let outcome = controls.all[i].tap(world, group: &group, at: now, id: id(), by: settings.name)
+        advance(at: now, into: &actions)
+        let world = self.world, by = settings.name
+        switch button {
+        case .onair: return Self.press(&controls.onair, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        case .wrapup: return Self.press(&controls.wrapup, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        case .kill: return Self.press(&controls.kill, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        case .camera: return Self.press(&controls.camera, world, &group, &outbox, &gate, at: now, id: id(), by: by)
+        }
+    }
+
+    /// `press` on the button's own control (the parts of the body it touches passed apart).
+    /// Not inlined: the four copies inlined into `press` put a request's small
+    /// field list on the heap, where it is on the stack otherwise (an allocation a press).
+    @inline(never)
+    private static func press(_ control: inout some Control, _ world: World, _ group: inout TwoPressGroup<ButtonRole>,
+                              _ outbox: inout Outbox, _ gate: inout EyesGate, at now: Moment,
+                              id: @autoclosure () -> String, by: String) -> PressOutcome {
+        let outcome = control.tap(world, group: &group, at: now, id: id(), by: by)
         guard case .asked(let request) = outcome else { return outcome }
         do {
             _ = try outbox.enqueue(request)
-            controls.all[i].queued(request, in: world, at: now, gate: &gate)
+            control.queued(request, in: world, at: now, gate: &gate)
             return outcome
         } catch {
-            controls.all[i].fail(error.description, at: now)
+            control.fail(error.description, at: now)
             return .refused(error.description)
         }
     }

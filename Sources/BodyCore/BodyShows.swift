@@ -14,14 +14,7 @@ extension Body {
             }
         }
         // One pass, no arrays: this runs at every turn of the loop (issue 21).
-        var latestAsk: Double?
-        var latestProblem: Double?
-        for control in controls.all {
-            guard let shown = control.shown else { continue }
-            if let ask = shown.out, ask.at.mono > latestAsk ?? -.infinity { latestAsk = ask.at.mono }
-            if shown.problemWords(at: now) != nil, let problem = shown.problem,
-               problem.since > latestProblem ?? -.infinity { latestProblem = problem.since }
-        }
+        let (latestAsk, latestProblem) = controls.latestShown(at: now)
         let armedLED: (Pattern, Double)
         if group.armed(at: now.mono) != nil {
             armedLED = (.steady, 0)
@@ -79,14 +72,11 @@ extension Body {
         out.object { o in
             o.field("board"); extras.board.write(to: &o)
             o.field("buttons")
-            // The tallies walked once, not looked up a button at a time: a lookup hashes.
-            var noise = RoleTable<ButtonRole, UInt64>()
-            for (role, tally) in self.noise { noise[role] = tally.total }
             o.object { b in
                 for role in StatusDocument.buttonsInByteOrder {
                     guard let h = extras.held[role] else { continue }
                     b.field(role.key)
-                    StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role] ?? 0).write(to: &b)
+                    StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0).write(to: &b)
                 }
             }
             o.field("eyes"); eyesShown(at: now, extras).write(to: &o)

@@ -38,6 +38,7 @@ extension CameraButton: Control {
     mutating func hear(_ news: News, in world: World, at now: Moment) {}
 
     mutating func ranOut(at now: Moment) -> [RanOut] {
+        guard !asks.isEmpty else { return [] }  // most turns: no filtered copy
         let due = asks.filter { now.mono - $0.value >= EyesGate.askCounts }.keys.sorted()
         for id in due { asks[id] = nil }
         return due.map { RanOut(id: $0, said: nil) }

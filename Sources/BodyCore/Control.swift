@@ -20,8 +20,9 @@ public struct RanOut: Equatable, Sendable {
 }
 
 /// One button's rule as the body sees it (DESIGN 3). `Body` keeps one value
-/// per button in `Controls` and goes through them in loops, so a new button
-/// is one new conforming value in `Controls.init`, not a `case` in every switch.
+/// per button in `Controls` and goes through them in its walks, so a new
+/// button is one new conforming value there (a field, a line a walk, a case
+/// in `Body.press`), not a `case` in every rule.
 protocol Control: Equatable, Sendable {
     /// The button this rules, by its board-file name.
     var role: ButtonRole { get }
@@ -58,6 +59,8 @@ extension AskingControl {
     mutating func fail(_ words: String, at now: Moment) { asking.fail(words, at: now) }
 
     mutating func ranOut(at now: Moment) -> [RanOut] {
+        // Nothing is due before `nextDue` (most turns): no copy of the request out.
+        guard let due = asking.nextDue, now.mono >= due else { return [] }
         let out = asking.out
         guard asking.expire(at: now) != nil, let out else { return [] }
         return [RanOut(id: out.id, said: out.silence)]
@@ -93,30 +96,72 @@ extension OnAirControl {
     }
 }
 
-extension Control {
-    func isSame(as other: any Control) -> Bool { (other as? Self) == self }
-}
-
-/// Every button's rule, in the order the body goes through them.
+/// Every button's rule, in the order the body goes through them: one field
+/// a button, each held as itself. (Held as `[any Control]` they were copied
+/// out of their boxes at every walk, several walks a turn: issue 21.) A new
+/// button is a field here and a line in each walk below.
 struct Controls: Equatable, Sendable {
-    var all: [any Control]
+    var onair: OnAirSwitch
+    var wrapup: WrapUpButton
+    var kill: EyesKill
+    var camera: CameraButton
 
     /// The one place a button's rule is named.
     init(_ settings: BodySettings) {
-        all = [OnAirSwitch(action: settings.onAirAction), WrapUpButton(), EyesKill(),
-               CameraButton(camera: settings.camera)]
+        onair = OnAirSwitch(action: settings.onAirAction)
+        wrapup = WrapUpButton()
+        kill = EyesKill()
+        camera = CameraButton(camera: settings.camera)
     }
 
-    func index(of role: ButtonRole) -> Int? { all.firstIndex { $0.role == role } }
+    /// Every control in the body's order, boxed: for the tests, never a turn.
+    var all: [any Control] { [onair, wrapup, kill, camera] }
 
-    /// The control of this type (each type rules one button). The metatype is
-    /// compared before the cast: a failed dynamic cast was most of a lookup.
-    func the<C: Control>(_: C.Type) -> C? {
-        for c in all where type(of: c) == C.self { return c as? C }
-        return nil
+    /// Disarms each control the world moving from `old` to `new` disarms.
+    func disarm(moving old: World, to new: World, in group: inout TwoPressGroup<ButtonRole>) {
+        func check(_ c: some Control) { if c.disarms(from: old, to: new) { group.disarm(c.role) } }
+        check(onair); check(wrapup); check(kill); check(camera)
     }
 
-    static func == (a: Controls, b: Controls) -> Bool {
-        a.all.count == b.all.count && zip(a.all, b.all).allSatisfy { $0.isSame(as: $1) }
+    mutating func hear(_ news: News, in world: World, at now: Moment) {
+        onair.hear(news, in: world, at: now)
+        wrapup.hear(news, in: world, at: now)
+        kill.hear(news, in: world, at: now)
+        camera.hear(news, in: world, at: now)
+    }
+
+    /// Each request whose wait ran out, in the body's order.
+    /// (Empty lists, the usual case, are neither made nor joined.)
+    mutating func ranOut(at now: Moment) -> [RanOut] {
+        var out = onair.ranOut(at: now)
+        func join(_ more: [RanOut]) { if !more.isEmpty { out += more } }
+        join(wrapup.ranOut(at: now))
+        join(kill.ranOut(at: now))
+        join(camera.ranOut(at: now))
+        return out
+    }
+
+    /// The earliest time any control needs the clock.
+    var nextDue: Double? {
+        var due: Double?
+        func consider(_ t: Double?) { if let t, t < due ?? .infinity { due = t } }
+        consider(onair.nextDue); consider(wrapup.nextDue); consider(kill.nextDue); consider(camera.nextDue)
+        return due
+    }
+
+    /// For the armed LED: when the latest request out was asked, and when the
+    /// latest problem still shown began (each nil when there is none).
+    func latestShown(at now: Moment) -> (ask: Double?, problem: Double?) {
+        var latestAsk: Double?
+        var latestProblem: Double?
+        func consider(_ control: some Control) {
+            guard let shown = control.shown else { return }
+            if let ask = shown.out?.at.mono, ask > latestAsk ?? -.infinity { latestAsk = ask }
+            // Still shown (`problemWords` is non-nil), read without copying its words.
+            if let problem = shown.problem, now.mono < problem.until,
+               problem.since > latestProblem ?? -.infinity { latestProblem = problem.since }
+        }
+        consider(onair); consider(wrapup); consider(kill); consider(camera)
+        return (latestAsk, latestProblem)
     }
 }

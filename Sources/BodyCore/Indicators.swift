@@ -2,11 +2,34 @@
 /// during some windows of a repeating period, measured from when it began.
 public struct Pattern: Equatable, Sendable {
     public var period: Double
-    /// Lit windows `[start, end)` within one period.
-    public var lit: [(Double, Double)]
+    /// The lit windows held in place, at most two (no array to retain and
+    /// release: the indicators are made several times a turn, issue 21).
+    private var windows: InlineArray<2, (Double, Double)>
+    private var windowCount: Int
+
+    /// Lit windows `[start, end)` within one period (at most two).
+    public var lit: [(Double, Double)] {
+        get { (0..<windowCount).map { windows[$0] } }
+        set { self = Pattern(period: period, lit: newValue) }
+    }
+
+    public init(period: Double, lit: [(Double, Double)]) {
+        precondition(lit.count <= 2, "a pattern has at most two lit windows")
+        self.period = period
+        windows = InlineArray(repeating: (0, 0))
+        windowCount = lit.count
+        for (i, w) in lit.enumerated() { windows[i] = w }
+    }
+
+    /// Each lit window in order, with no array made (the page's events).
+    public func forEachLit(_ body: (Double, Double) -> Void) {
+        for i in 0..<windowCount { body(windows[i].0, windows[i].1) }
+    }
 
     public static func == (a: Pattern, b: Pattern) -> Bool {
-        a.period == b.period && a.lit.elementsEqual(b.lit) { $0 == $1 }
+        guard a.period == b.period, a.windowCount == b.windowCount else { return false }
+        for i in 0..<a.windowCount where a.windows[i] != b.windows[i] { return false }
+        return true
     }
 
     public static let steady = Pattern(period: 1, lit: [(0, 1)])
@@ -22,12 +45,13 @@ public struct Pattern: Equatable, Sendable {
 
     public func level(at now: Double, since start: Double) -> Bool {
         let t = phase(now, start)
-        return lit.contains { t >= $0.0 && t < $0.1 }
+        for i in 0..<windowCount where t >= windows[i].0 && t < windows[i].1 { return true }
+        return false
     }
 
     /// Whether the level never changes.
     public var isSteady: Bool {
-        lit.isEmpty || (lit.count == 1 && lit[0].0 <= 0 && lit[0].1 >= period)
+        windowCount == 0 || (windowCount == 1 && windows[0].0 <= 0 && windows[0].1 >= period)
     }
 
     /// The next time after `now` at which the level may change; nil for steady levels.
@@ -37,7 +61,8 @@ public struct Pattern: Equatable, Sendable {
         let t = phase(now, start)
         // The nearest window edge ahead in this period, with no array made.
         var edge = period
-        for (start, end) in lit {
+        for i in 0..<windowCount {
+            let (start, end) = windows[i]
             if start > t + 1e-9, start < edge { edge = start }
             if end > t + 1e-9, end < edge { edge = end }
         }

@@ -86,8 +86,18 @@ public struct OnAirState: Equatable, Sendable {
 
     static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> OnAirState? {
         guard let pushed, pushed.isObject else { return nil }
-        let keys: InlineArray<7, StaticString> = ["since", "by", "unread", "error", "on", "on_air", "phase"]
-        let m = pushed.members(keys)
+        return read(pushed.members(keys))
+    }
+
+    /// The pushed onair object's members the body reads, walked once: the
+    /// state's, then `answered` (a push reads both, issue 21).
+    static var keys: InlineArray<8, StaticString> {
+        ["since", "by", "unread", "error", "on", "on_air", "phase", "answered"]
+    }
+
+    /// The state from an onair object's members under `keys` (all nil when it
+    /// is no object, and then this is nil, as above).
+    static func read<Pushed: PushedValue>(_ m: InlineArray<8, Pushed?>) -> OnAirState? {
         let since = m[0]?.words(limit: Cut.since)
         let by = m[1]?.words(limit: Cut.by)
         if let reason = m[2]?.words(limit: Cut.reason) ?? m[3]?.words(limit: Cut.reason) {

@@ -71,7 +71,7 @@ public struct PageDocument: Equatable, Sendable {
                         r.field("age"); r.number(max(0, now - d.since))
                         r.field("lit")
                         r.array { w in
-                            for (start, end) in d.pattern.lit { w.array { x in x.number(start); x.number(end) } }
+                            d.pattern.forEachLit { start, end in w.array { x in x.number(start); x.number(end) } }
                         }
                         r.field("period"); r.number(d.pattern.period)
                     }

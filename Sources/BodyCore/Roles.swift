@@ -54,6 +54,11 @@ extension OutputRole: TableRole {
         case .eyeLED: 2
         }
     }
+
+    // By the case, not its name: a raw-value enum otherwise hashes and compares
+    // its `rawValue` string, at every lookup of a table keyed by the role (issue 21).
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.slot == b.slot }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(slot) }
 }
 
 extension ButtonRole: TableRole {
@@ -65,6 +70,10 @@ extension ButtonRole: TableRole {
         case .camera: 3
         }
     }
+
+    // By the case, not its name (as OutputRole's, issue 21).
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.slot == b.slot }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(slot) }
 }
 
 /// At most one value a role, kept in a fixed inline array indexed by the
@@ -90,6 +99,14 @@ public struct RoleTable<Role: TableRole, Value> {
     @inlinable public subscript(role: Role) -> Value? {
         get { slots[role.slot] }
         set { slots[role.slot] = newValue }
+    }
+
+    /// Whether no role holds a value.
+    public var isEmpty: Bool { count == 0 }
+
+    /// Each value held, in the roles' order (`slot`).
+    @inlinable public func forEachValue(_ body: (Value) -> Void) {
+        for i in slots.indices { if let value = slots[i] { body(value) } }
     }
 
     /// How many roles hold a value.

@@ -103,6 +103,21 @@ struct PatternTests {
         #expect(Pattern.unread == Pattern(period: 2, lit: [(0, 0.2)]))
         #expect(Pattern.unread != Pattern(period: 2, lit: [(0, 0.3)]))
         #expect(Pattern.unread != Pattern(period: 3, lit: [(0, 0.2)]))
+        #expect(Pattern.problem != Pattern(period: 1, lit: [(0, 0.1)]))
+        #expect(Pattern.dark != Pattern.steady)
+    }
+
+    @Test("the windows held in place read back as given, in order")
+    func windows() {
+        #expect(Pattern.problem.lit.elementsEqual([(0, 0.1), (0.2, 0.3)]) { $0 == $1 })
+        #expect(Pattern.dark.lit.isEmpty)
+        var walked: [(Double, Double)] = []
+        Pattern.problem.forEachLit { walked.append(($0, $1)) }
+        #expect(walked.elementsEqual(Pattern.problem.lit) { $0 == $1 })
+        var p = Pattern.unread
+        p.lit = [(0, 0.5)]
+        #expect(p.level(at: 0.4, since: 0) && !Pattern.unread.level(at: 0.4, since: 0))
+        #expect(p == Pattern(period: 2, lit: [(0, 0.5)]))
     }
 }
 

@@ -23,6 +23,33 @@ struct RoleTableTests {
         #expect(RoleTable<ButtonRole, Int>([.kill: 3, .camera: 4])[.camera] == 4)
     }
 
+    @Test("empty, and each value walked in the roles' order")
+    func walk() {
+        var t = RoleTable<ButtonRole, Int>()
+        #expect(t.isEmpty)
+        t[.camera] = 4
+        t[.onair] = 1
+        t[.kill] = 3
+        #expect(!t.isEmpty)
+        var walked: [Int] = []
+        t.forEachValue { walked.append($0) }
+        #expect(walked == [1, 3, 4])
+    }
+
+    @Test("roles are equal and hashed by their case: a dictionary keyed by them finds each")
+    func hashedByCase() {
+        #expect(Set(ButtonRole.allCases).count == ButtonRole.allCases.count)
+        #expect(Set(OutputRole.allCases).count == OutputRole.allCases.count)
+        for role in ButtonRole.allCases {
+            #expect(ButtonRole(rawValue: role.rawValue) == role)
+            #expect(ButtonRole(rawValue: role.rawValue)?.hashValue == role.hashValue)
+            #expect(ButtonRole.allCases.filter { $0 == role }.count == 1)
+        }
+        for role in OutputRole.allCases { #expect(OutputRole(rawValue: role.rawValue) == role) }
+        let names = Dictionary(uniqueKeysWithValues: ButtonRole.allCases.map { ($0, $0.rawValue) })
+        #expect(ButtonRole.allCases.allSatisfy { names[$0] == $0.rawValue })
+    }
+
     @Test("equal when the same roles say the same")
     func equality() {
         let a: RoleTable<ButtonRole, Int> = [.onair: 1, .kill: 2]
