@@ -133,6 +133,9 @@ struct Controls: Equatable, Sendable {
     /// Each request whose wait ran out, in the body's order.
     /// (Empty lists, the usual case, are neither made nor joined.)
     mutating func ranOut(at now: Moment) -> [RanOut] {
+        // None does anything before its own `nextDue`: before the earliest
+        // (most turns), none is asked (issue 21: four calls a turn).
+        guard let due = nextDue, now.mono >= due else { return [] }
         var out = onair.ranOut(at: now)
         func join(_ more: [RanOut]) { if !more.isEmpty { out += more } }
         join(wrapup.ranOut(at: now))
@@ -142,11 +145,14 @@ struct Controls: Equatable, Sendable {
     }
 
     /// The earliest time any control needs the clock.
+    /// Inlined: called from `ranOut`, a mutating walk, it was a copy of every control (issue 21).
     var nextDue: Double? {
-        var due: Double?
-        func consider(_ t: Double?) { if let t, t < due ?? .infinity { due = t } }
-        consider(onair.nextDue); consider(wrapup.nextDue); consider(kill.nextDue); consider(camera.nextDue)
-        return due
+        @inline(__always) get {
+            var due: Double?
+            func consider(_ t: Double?) { if let t, t < due ?? .infinity { due = t } }
+            consider(onair.nextDue); consider(wrapup.nextDue); consider(kill.nextDue); consider(camera.nextDue)
+            return due
+        }
     }
 
     /// For the armed LED: when the latest request out was asked, and when the

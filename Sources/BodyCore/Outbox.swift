@@ -18,34 +18,62 @@ public struct OutboxItem: Equatable, Sendable {
 extension OutboxItem: JSONWritable {
     /// The bytes `JSONOut.value(json)` writes, keys in byte order, without
     /// building the object: the `/ears` answer writes one for every item (issue 21).
+    /// The three keys of its own are in byte order already ("id" < "kind" < "seq");
+    /// the fields' keys (a request has one to three) are merged in between them,
+    /// so only the fields are ever compared, and each is read by its index.
     public func write(to out: inout JSONOut) {
         out.object { o in
-            var last: String?
-            while let key = nextKey(after: last) {
-                o.key(key)
-                switch key {
-                case "seq": o.number(Double(seq))
-                case "kind": o.string(request.kind)
-                case "id": o.string(request.id)
-                default: o.value(request.fields[key]!)
+            var field = nextField(after: nil)
+            for own in OwnKey.allCases {
+                while let f = field, JSONOut.byteOrder(request.fields[f].key, own.word) {
+                    let (key, value) = request.fields[f]
+                    o.key(key)
+                    o.value(value)
+                    field = nextField(after: key)
                 }
-                last = key
+                o.key(own.word)
+                switch own {
+                case .id: o.string(request.id)
+                case .kind: o.string(request.kind)
+                case .seq: o.number(Double(seq))
+                }
+                // A field of an own key's name is shadowed by it, as in `json`.
+                if let f = field, request.fields[f].key == own.word { field = nextField(after: own.word) }
+            }
+            while let f = field {
+                let (key, value) = request.fields[f]
+                o.key(key)
+                o.value(value)
+                field = nextField(after: key)
             }
         }
     }
 
-    /// The least of `json`'s keys after `last` in byte order (the first when nil).
-    private func nextKey(after last: String?) -> String? {
-        var best: String?
-        func consider(_ key: String) {
-            if let last, !JSONOut.byteOrder(last, key) { return }
-            if let b = best, !JSONOut.byteOrder(key, b) { return }
-            best = key
+    /// The item's own keys, in byte order.
+    private enum OwnKey: CaseIterable {
+        case id, kind, seq
+        var word: String {
+            switch self {
+            case .id: "id"
+            case .kind: "kind"
+            case .seq: "seq"
+            }
         }
-        consider("seq")
-        consider("kind")
-        consider("id")
-        for key in request.fields.keys { consider(key) }
+    }
+
+    /// The field whose key is the least after `last` in byte order (the first when nil).
+    private func nextField(after last: String?) -> [String: JSON].Index? {
+        var best: [String: JSON].Index?
+        let fields = request.fields
+        var i = fields.startIndex
+        while i != fields.endIndex {
+            let key = fields[i].key
+            if last.map({ JSONOut.byteOrder($0, key) }) ?? true,
+               best.map({ JSONOut.byteOrder(key, fields[$0].key) }) ?? true {
+                best = i
+            }
+            fields.formIndex(after: &i)
+        }
         return best
     }
 }

@@ -16,19 +16,12 @@ public final class SimBoard: Board {
     /// How long a simulated press stays down.
     public static let pressLength = 0.1
 
-    private var levels: [OutputRole: Bool] = [:]
-    /// The levels the delivered edges left.
-    private var down: Set<ButtonRole> = []
-    /// Edges not delivered yet, in time order.
-    private var due: [ButtonEdge] = []
+    /// The lines' state, one value reached once a call: the fields of a class,
+    /// reached one by one, are each checked for exclusive access (issue 21).
+    private var lines = Lines()
     private var timer: MonotonicTimer?
-    /// When the timer is armed for (nil: not armed), so an unchanged next edge costs no
-    /// `timerfd_settime` (a two-press schedules four edges at once; issue 21).
-    private var armedFor: Double?
     /// The timer's descriptor as a list, kept: the agent asks for it at every reading (issue 21).
     public private(set) var edgeDescriptors: [FileDescriptor] = []
-    /// What `readEdges` hands over, reused from read to read (issue 21).
-    private var delivered: [ButtonEdge] = []
 
     public init() throws(BoardError) {
         do throws(Errno) { timer = try MonotonicTimer() } catch {
@@ -48,11 +41,11 @@ public final class SimBoard: Board {
 
     public func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
         guard timer != nil else { throw BoardError(.chipGone, "sim board: cannot drive \(role.rawValue): the board was released") }
-        levels[role] = lit
+        lines.levels[role] = lit
     }
 
     /// What `role` is driven to now (true = lit).
-    public func level(_ role: OutputRole) -> Bool { levels[role] ?? false }
+    public func level(_ role: OutputRole) -> Bool { lines.levels[role] ?? false }
 
     /// A press: down at `at`, up `pressLength` later.
     public func press(_ button: ButtonRole, at: Double) {
@@ -63,56 +56,97 @@ public final class SimBoard: Board {
     /// Moves a button's line at `at` (monotonic seconds): held down until
     /// told otherwise, e.g. to show the held report.
     public func set(_ button: ButtonRole, pressed: Bool, at: Double) {
-        guard timer != nil else { return }
-        let edge = ButtonEdge(button: button, pressed: pressed, at: at)
-        due.insert(edge, at: due.firstIndex { $0.at > at } ?? due.endIndex)
-        arm()
+        guard let timer else { return }
+        lines.schedule(ButtonEdge(button: button, pressed: pressed, at: at), on: timer)
     }
 
     /// The edges whose time has come, in order; the timer is armed for the next.
     public func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge] {
         guard let timer, fd == timer.descriptor else { return [] }
-        delivered.removeAll(keepingCapacity: true)
-        let now = SystemClock.monotonic()
-        // No edge due: the timer has not fired (it is armed for the first edge, and
-        // re-armed whenever that changes), so there is nothing to read. A reading at
-        // a window's end asks here first: no read and no re-arm then (issue 21).
-        guard let first = due.first, first.at <= now else { return delivered }
-        do throws(Errno) { _ = try timer.drain() } catch {
-            throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
-        }
-        armedFor = nil  // it fired, or will not now: a drained timer is armed afresh below
-        while let e = due.first, e.at <= now {
-            due.removeFirst()
-            if e.pressed { down.insert(e.button) } else { down.remove(e.button) }
-            delivered.append(e)
-        }
-        arm()
-        return delivered
+        return try lines.take(dueBy: SystemClock.monotonic(), on: timer)
     }
 
     /// The line's level now: the last edge whose time has come, delivered or not.
     public func isPressed(_ button: ButtonRole) throws(BoardError) -> Bool {
-        let now = SystemClock.monotonic()
-        return due.last { $0.button == button && $0.at <= now }?.pressed ?? down.contains(button)
+        lines.isPressed(button, at: SystemClock.monotonic())
     }
 
     public func release() {
-        for role in outputs { levels[role] = false }
         timer?.close()
         timer = nil
-        armedFor = nil
         edgeDescriptors = []
+        lines.release(outputs)
+    }
+}
+
+/// The sim board's lines: the outputs' levels, and the edges delivered and to come.
+private struct Lines {
+    // Tables by the role's place, not sets or dictionaries: no hashing at every edge (issue 21).
+    var levels = RoleTable<OutputRole, Bool>()
+    /// The levels the delivered edges left.
+    var down = RoleTable<ButtonRole, Bool>()
+    /// Edges not delivered yet, in time order.
+    var due: [ButtonEdge] = []
+    /// When the timer is armed for (nil: not armed), so an unchanged next edge costs no
+    /// `timerfd_settime` (a two-press schedules four edges at once; issue 21).
+    var armedFor: Double?
+    /// What `take` hands over, reused from read to read (issue 21).
+    var delivered: [ButtonEdge] = []
+
+    mutating func schedule(_ edge: ButtonEdge, on timer: MonotonicTimer) {
+        var i = due.endIndex
+        while i > due.startIndex, due[i - 1].at > edge.at { i -= 1 }
+        due.insert(edge, at: i)
+        arm(timer)
+    }
+
+    mutating func take(dueBy now: Double, on timer: MonotonicTimer) throws(BoardError) -> [ButtonEdge] {
+        // No edge due: the timer has not fired (it is armed for the first edge, and
+        // re-armed whenever that changes), so there is nothing to read. A reading at
+        // a window's end asks here first: no read and no re-arm then (issue 21).
+        guard let first = due.first, first.at <= now else { return [] }
+        do throws(Errno) { _ = try timer.drain() } catch {
+            throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
+        }
+        armedFor = nil  // it fired, or will not now: a drained timer is armed afresh below
+        delivered.removeAll(keepingCapacity: true)
+        var taken = 0
+        for e in due {
+            guard e.at <= now else { break }
+            down[e.button] = e.pressed
+            delivered.append(e)
+            taken += 1
+        }
+        due.removeFirst(taken)
+        arm(timer)
+        return delivered
+    }
+
+    /// Mutating only to be reached in place: a read of the board's `lines`
+    /// for a call copied them, a retain and release of each list (issue 21).
+    mutating func isPressed(_ button: ButtonRole, at now: Double) -> Bool {
+        var i = due.endIndex
+        while i > due.startIndex {
+            i -= 1
+            let e = due[i]
+            if e.button == button && e.at <= now { return e.pressed }
+        }
+        return down[button] ?? false
+    }
+
+    mutating func release(_ outputs: [OutputRole]) {
+        for role in outputs { levels[role] = false }
+        armedFor = nil
         due.removeAll()
     }
 
-    private func arm() {
+    private mutating func arm(_ timer: MonotonicTimer) {
         let next = due.first?.at
         guard next != armedFor else { return }
         // A timerfd on a live board cannot fail to be set; if it did, the
         // edges would wait for the next read, which the reading of a window does.
         do throws(Errno) {
-            try timer?.arm(at: next)
+            try timer.arm(at: next)
             armedFor = next
         } catch {
             armedFor = nil

@@ -34,6 +34,22 @@ struct OutboxTests {
         #expect(String(decoding: written.bytes, as: UTF8.self).hasPrefix(#"{"Kind":1.5,"a\"b":["x"],"by":"studio","id":"a","#))
     }
 
+    @Test("an item writes the bytes of its JSON object with fields between, before and after its own keys, or none")
+    func itemWritesMerged() {
+        let cases: [[String: JSON]] = [
+            [:], ["by": .string("studio")], ["ida": .number(1), "kinda": .bool(false), "seq": .null, "kind": .null],
+            ["": .null, "i": .null, "z": .string("last"), "sep": .null, "seqq": .null, "\u{e9}": .null],
+        ]
+        for fields in cases {
+            let item = OutboxItem(seq: Self.start + 7, request: request("eyes_kill", "0123456789abcdef", fields), delivered: true)
+            var written = JSONOut()
+            item.write(to: &written)
+            var value = JSONOut()
+            value.value(item.json)
+            #expect(written.bytes == value.bytes)
+        }
+    }
+
     @Test("hasPending says whether pending has anything, a cursor ahead of ours included")
     mutating func hasPending() throws {
         #expect(!box.hasPending(after: 0))
