@@ -90,6 +90,17 @@ final class HangupWatch {
         watched.compactMap { connection, w in w.trusted ? nil : w.headSince.map { (connection, $0) } }
     }
 
+    /// Since when the untrusted connection that has waited longest for its
+    /// head has waited; nil when none waits. No list is made: it is asked
+    /// after every run (issue 21).
+    var firstHeadWaiting: Double? {
+        var first: Double?
+        for w in watched.values where !w.trusted {
+            if let since = w.headSince, since < first ?? .infinity { first = since }
+        }
+        return first
+    }
+
     /// The connection's head is cut off: no longer watched; its socket, for shutting down.
     func cutOff(_ connection: OpaquePointer) -> FileDescriptor? {
         guard let w = watched[connection] else { return nil }
@@ -200,9 +211,10 @@ final class HangupWatch {
     @discardableResult
     func shutDownHungUp(mhdDrained: Bool) -> [OpaquePointer] {
         // Edge-triggered: each hang-up is reported once, so it is kept in `gone`.
-        let ready = (try? epoll.wait(maxEvents: watched.count + 2, timeout: 0)) ?? []
-        for event in ready where event.events.contains(.readHangUp) {
-            if let connection = byRegistration[event.registration] { gone.insert(connection) }
+        if let ready = try? epoll.wait(maxEvents: watched.count + 2, timeout: 0) {
+            for event in ready where event.events.contains(.readHangUp) {
+                if let connection = byRegistration[event.registration] { gone.insert(connection) }
+            }
         }
         var hung: Set<OpaquePointer> = []
         var left: [OpaquePointer] = []
