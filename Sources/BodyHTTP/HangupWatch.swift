@@ -216,6 +216,11 @@ final class HangupWatch {
                 if let connection = byRegistration[event.registration] { gone.insert(connection) }
             }
         }
+        // Nobody hung up (after almost every run): no sets to make or compare (issue 21).
+        guard !gone.isEmpty else {
+            if !suspects.isEmpty { suspects.removeAll() }
+            return []
+        }
         var hung: Set<OpaquePointer> = []
         var left: [OpaquePointer] = []
         for connection in gone {
