@@ -34,10 +34,12 @@ public final class Epoll {
     /// optimizer can prove no access overlaps, so a wait makes no runtime
     /// exclusivity check for it (issue 21: a public optional was one a wait).
     private var raw: Int32
-    /// Where the kernel's events land, made once; `wait` reads them in place.
-    private let events: EventBuffer
+    /// Where the kernel's events land, made again only when a wait asks for
+    /// more than it holds; `wait` reads them in place.
+    private var events: EventBuffer
 
-    /// A set whose waits report at most `capacity` events each.
+    /// A set whose buffer holds `capacity` events at first (a wait that asks
+    /// for more makes it bigger).
     public init(capacity: Int = 32) throws(Errno) {
         raw = try valueOrErrno { system_epoll_create1() }.get()
         events = EventBuffer(capacity: Swift.max(1, capacity))
@@ -66,14 +68,15 @@ public final class Epoll {
     }
 
     /// Waits until something is ready, at most `timeout` milliseconds (-1: no
-    /// limit), for at most `maxEvents` (and the capacity) events; a signal that
+    /// limit), for at most `maxEvents` events; a signal that
     /// interrupts the wait waits again. The events are read where the kernel
     /// wrote them: let them go before the next wait, which writes over them.
     public func wait(maxEvents: Int = 32, timeout: Int32 = -1) throws(Errno) -> Ready {
         let epfd = raw
         guard epfd >= 0 else { throw Errno.badFileDescriptor }
+        let max = Swift.max(1, maxEvents)
+        if events.capacity < max { events = EventBuffer(capacity: max) }
         let events = self.events
-        let max = Swift.max(1, Swift.min(maxEvents, events.capacity))
         let n = try valueOrErrno { system_epoll_wait(epfd, events.start, Int32(max), timeout) }.get()
         return Ready(events: events, count: Int(n))
     }

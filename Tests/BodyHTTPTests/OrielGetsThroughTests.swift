@@ -29,12 +29,14 @@ struct LimitRuleTests {
         watch.opened(done, fd: pairs[4])
         watch.trust(oriel)
         watch.headArrived(done)
+        #expect(watch.firstHeadWaiting == 100, "the stranger's: Oriel is trusted, and done's head came")
         #expect(watch.nextDeadline(limit: 5) == 105)
         clock.now = 104.999
         #expect(watch.overdue(limit: 5).isEmpty)
         clock.now = 105
         #expect(watch.overdue(limit: 5).map(\.rawValue) == [pairs[0]])
         #expect(watch.nextDeadline(limit: 5) == nil)
+        #expect(watch.firstHeadWaiting == nil)
         clock.now = 1000
         #expect(watch.overdue(limit: 5).isEmpty, "Oriel's kept-alive connection is never cut off")
         // After its answer the stranger's next head has a deadline of its own, from then.
