@@ -47,6 +47,11 @@ public final class HTTPServer {
     var spareExchange: Exchange?
     /// The header and query strings of the last completed request, for the next (RequestReading).
     var spareFields = (headers: HTTPFields(), query: HTTPFields())
+    /// The body array of the last completed request, emptied, for the next
+    /// (issue 21: a push's body was an allocation a request). Kept only up to
+    /// `spareBodyLimit` bytes of room, so a big upload's memory goes with it.
+    var spareBody: [UInt8] = []
+    static let spareBodyLimit = 16 * 1024
     var stopping = false
     /// The next "internal error" MHD reports is the refusal of a client that hung up.
     var quietRefusal = false

@@ -20,6 +20,7 @@ extension HTTPServer {
         }
         exchange.liveAt = live.count
         live.append(exchange)
+        swap(&exchange.request.body, &spareBody)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
         return (exchange, perform(exchange.state.head(framing), exchange))
     }
@@ -64,7 +65,15 @@ extension HTTPServer {
     /// exchange and reply a request was two allocations (issue 21).
     func reuse(_ exchange: inout Exchange) {
         guard isKnownUniquelyReferenced(&exchange) else { return }
-        exchange.request = HTTPRequest(method: "", path: "", query: HTTPFields(), headers: HTTPFields())  // the body goes now
+        var body: [UInt8] = []
+        swap(&body, &exchange.request.body)
+        exchange.request = HTTPRequest(method: "", path: "", query: HTTPFields(), headers: HTTPFields())
+        // Emptied in place, unless the handler kept a copy: then emptying it makes
+        // a buffer of its own, which the next body would have made anyway.
+        if body.capacity <= Self.spareBodyLimit && body.capacity > spareBody.capacity {
+            if !body.isEmpty { body.removeAll(keepingCapacity: true) }
+            spareBody = body
+        }  // else the body goes now
         spareExchange = exchange
     }
 
