@@ -46,9 +46,21 @@ final class Exchange: Waking {
         if isKnownUniquelyReferenced(&reply) { reply.reopen() } else { reply = HTTPReply() }
     }
 
+    /// What `event` asks for, its state read out, changed as a local and
+    /// written back: every access to `state` (a plain value) is then
+    /// instantaneous, and the optimizer drops their runtime exclusivity
+    /// checks (issue 21: changed in place across an event, each was one).
+    @inline(__always)
+    func step(_ event: (inout ExchangeState) -> ExchangeState.Action) -> ExchangeState.Action {
+        var changed = state
+        let action = event(&changed)
+        state = changed
+        return action
+    }
+
     /// The reply was answered or the stream offered to, elsewhere on the loop.
     func wake() {
-        let action = state.wake()
+        let action = step { $0.wake() }
         server?.perform(action, self)
     }
 
@@ -71,7 +83,7 @@ final class Exchange: Waking {
         case .bytes(let n): return .bytes(n)
         case .end: return .end
         case .later:
-            let action = state.streamEmpty()
+            let action = step { $0.streamEmpty() }
             server?.perform(action, self)
             return .later
         }

@@ -22,17 +22,18 @@ extension HTTPServer {
         live.append(exchange)
         swap(&exchange.request.body, &spareBody)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
-        return (exchange, perform(exchange.state.head(framing), exchange))
+        return (exchange, perform(exchange.step { $0.head(framing) }, exchange))
     }
 
     /// More of the body.
     func upload(_ exchange: Exchange, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        perform(exchange.state.body(bytes.count, have: exchange.request.body.count), exchange, upload: bytes)
+        let have = exchange.request.body.count
+        return perform(exchange.step { $0.body(bytes.count, have: have) }, exchange, upload: bytes)
     }
 
     /// No more body: the request is whole, or MHD calls again after a resume.
     func ready(_ exchange: Exchange) -> Bool {
-        perform(exchange.state.ready(stopping: stopping), exchange)
+        perform(exchange.step { [stopping] in $0.ready(stopping: stopping) }, exchange)
     }
 
     /// MHD is done with a request (`exchange` is nil when it never had a head).
@@ -41,7 +42,7 @@ extension HTTPServer {
         if let connection, ok { hangups?.awaitHead(connection) }
         guard let exchange else { return }
         leaveLive(exchange)
-        _ = perform(exchange.state.completed(ok: ok, daemonShutdown: daemonShutdown), exchange)
+        _ = perform(exchange.step { $0.completed(ok: ok, daemonShutdown: daemonShutdown) }, exchange)
         exchange.finish()
         recycleFields(exchange)
     }
@@ -102,6 +103,6 @@ extension HTTPServer {
     /// The kernel says a suspended connection's client hung up.
     func clientLeft(_ connection: OpaquePointer) {
         guard let exchange = live.first(where: { $0.connection == connection }) else { return }
-        _ = perform(exchange.state.hungUp(), exchange)
+        _ = perform(exchange.step { $0.hungUp() }, exchange)
     }
 }
