@@ -13,10 +13,10 @@ extension HTTPServer {
         let exchange: Exchange
         if let spare = spareExchange {
             spareExchange = nil
-            spare.begin(server: self, connection: connection, request: request, maxBody: maxBody)
+            spare.begin(server: self, connection: connection, request: consume request, maxBody: maxBody)
             exchange = spare
         } else {
-            exchange = Exchange(server: self, connection: connection, request: request, maxBody: maxBody)
+            exchange = Exchange(server: self, connection: connection, request: consume request, maxBody: maxBody)
         }
         exchange.liveAt = live.count
         live.append(exchange)
