@@ -23,7 +23,23 @@ public final class EventLoop: @unchecked Sendable {
     public struct WatchID: Hashable, Sendable { let registration: UInt64 }
     public struct TimerID: Hashable, Sendable { let raw: UInt64 }
     /// A timer made once and armed again and again (`makeTimer`, `arm`).
-    public struct TimerSlot: Hashable, Sendable { let index: Int }
+    public struct TimerSlot: Hashable, @unchecked Sendable {
+        let timer: SlotTimer
+        public static func == (a: TimerSlot, b: TimerSlot) -> Bool { a.timer === b.timer }
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(timer)) }
+    }
+
+    /// A slot's time and ticket, changed in place through the slot the owner
+    /// holds: plain numbers in a final class, so the optimizer can prove no
+    /// access overlaps and arming one makes no runtime exclusivity check
+    /// (issue 21: an array of them was two a re-arm, three re-arms a request).
+    final class SlotTimer {
+        var due: Double?
+        /// The ticket of its last arming, from the same count as the ids.
+        var order: UInt64 = 0
+        let action: Action
+        init(_ action: @escaping Action) { self.action = action }
+    }
 
     private struct Watch {
         let fd: FileDescriptor
@@ -45,8 +61,8 @@ public final class EventLoop: @unchecked Sendable {
     /// The timers re-armed every turn (the rules' wake-up, the server's
     /// timeout): armed in place, their action made once, so arming one
     /// allocates nothing where `schedule` makes a closure each time (issue 21).
-    /// `order` is the ticket of its last arming, from the same count as the ids.
-    private var slots: [(due: Double?, order: UInt64, action: Action)] = []
+    /// Only ever appended to.
+    private var slots: [SlotTimer] = []
     private var nextTimer: UInt64 = 1
     private var armedFor: Double? = nil
     private var stopping = false
@@ -138,17 +154,19 @@ public final class EventLoop: @unchecked Sendable {
 
     /// A timer that runs `action` each time it comes due, armed with `arm`.
     public func makeTimer(_ action: @escaping Action) -> TimerSlot {
-        slots.append((nil, 0, action))
-        return TimerSlot(index: slots.count - 1)
+        let timer = SlotTimer(action)
+        slots.append(timer)
+        return TimerSlot(timer: timer)
     }
 
     /// Arms `slot` for `due` (monotonic seconds), in place of any earlier
     /// time; nil disarms it. It runs once a time it is armed.
     public func arm(_ slot: TimerSlot, at due: Double?) {
-        guard slots[slot.index].due != due else { return }
-        slots[slot.index].due = due
+        let timer = slot.timer
+        guard timer.due != due else { return }
+        timer.due = due
         if due != nil {
-            slots[slot.index].order = nextTimer
+            timer.order = nextTimer
             nextTimer += 1
         }
         rearmDue = true
@@ -209,22 +227,21 @@ public final class EventLoop: @unchecked Sendable {
             // The earliest due: (due, ticket), and which timer it is.
             var best = (due: Double.infinity, order: UInt64.max)
             var bestID: UInt64?
-            var bestSlot: Int?
+            var bestSlot: SlotTimer?
             for (id, t) in timers where Self.runs(t.due, id, before: best, now: now, limit: limit) {
                 best = (t.due, id)
                 (bestID, bestSlot) = (id, nil)
             }
-            for i in slots.indices {
-                guard let due = slots[i].due, Self.runs(due, slots[i].order, before: best, now: now, limit: limit) else { continue }
-                best = (due, slots[i].order)
-                (bestID, bestSlot) = (nil, i)
+            for slot in slots {
+                guard let due = slot.due, Self.runs(due, slot.order, before: best, now: now, limit: limit) else { continue }
+                best = (due, slot.order)
+                (bestID, bestSlot) = (nil, slot)
             }
             if let id = bestID, let timer = timers.removeValue(forKey: id) {
                 try timer.action()
-            } else if let i = bestSlot {
-                slots[i].due = nil
-                let action = slots[i].action
-                try action()
+            } else if let slot = bestSlot {
+                slot.due = nil
+                try slot.action()
             } else {
                 return
             }
@@ -257,7 +274,7 @@ public final class EventLoop: @unchecked Sendable {
             if let failure { throw failure }
             // A post whose wake-up write failed does not wake the loop: its failure is looked for every turn.
             if let failed = inbox.withLock({ $0.failure }) { throw failed }
-            let ready: [Epoll.Event]
+            let ready: Epoll.Ready
             do throws(Errno) { ready = try epoll.wait(maxEvents: 32) } catch { throw LoopError("wait for events (epoll_wait)", error) }
             for event in ready {
                 switch event.registration {
@@ -282,7 +299,7 @@ public final class EventLoop: @unchecked Sendable {
     /// One pass over what is ready now, without waiting: descriptors'
     /// actions and posted work. Timers are left to `runTimers(dueBy:)`.
     func runReady() throws(LoopError) {
-        let ready: [Epoll.Event]
+        let ready: Epoll.Ready
         do throws(Errno) { ready = try epoll.wait(maxEvents: 32, timeout: 0) } catch { throw LoopError("wait for events (epoll_wait)", error) }
         for event in ready {
             switch event.registration {

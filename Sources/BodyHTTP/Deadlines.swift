@@ -62,6 +62,15 @@ struct Deadlines: Equatable {
         [head.next(heads), body.next(bodies)].compactMap { $0 }.min()
     }
 
+    /// The same given only the earliest start of each (nil when none waits).
+    func next(firstHead: Double?, firstBody: Double?) -> Double? {
+        let head = firstHead.map { $0 + self.head.seconds }
+        let body = firstBody.map { $0 + self.body.seconds }
+        guard let head else { return body }
+        guard let body else { return head }
+        return min(head, body)
+    }
+
     /// Seconds from `now` until the next of either is due (0 when one is past); nil when nothing waits.
     func timeout(heads: [Double], bodies: [Double], at now: Double) -> Double? {
         next(heads: heads, bodies: bodies).map { max(0, $0 - now) }

@@ -21,10 +21,11 @@ final class Exchange: Waking {
     /// Where it is in the server's `live`, -1 when not there.
     var liveAt = -1
 
-    init(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
+    /// `request` is taken, not copied (issue 21: a copy and a destroy of its fields a request).
+    init(server: HTTPServer, connection: OpaquePointer, request: consuming HTTPRequest, maxBody: Int) {
         self.server = server
         self.connection = connection
-        self.request = request
+        self.request = consume request
         headAt = server.headClock()
         state = ExchangeState(maxBody: maxBody)
     }
@@ -33,11 +34,11 @@ final class Exchange: Waking {
     /// (`HTTPServer.reuse` decides when that is safe). Its reply is made new
     /// only if no one else holds it: a handler may keep the old one (a
     /// parked poll), and must never see it answer another request.
-    func begin(server: HTTPServer, connection: OpaquePointer, request: HTTPRequest, maxBody: Int) {
+    func begin(server: HTTPServer, connection: OpaquePointer, request: consuming HTTPRequest, maxBody: Int) {
         // `self.server` stays: a spare is only ever begun again by its own server
         // (`spareExchange`), and assigning a weak reference is a trip to the runtime's side table.
         self.connection = connection
-        self.request = request
+        self.request = consume request
         headAt = server.headClock()
         state = ExchangeState(maxBody: maxBody)
         stream = nil
@@ -46,9 +47,21 @@ final class Exchange: Waking {
         if isKnownUniquelyReferenced(&reply) { reply.reopen() } else { reply = HTTPReply() }
     }
 
+    /// What `event` asks for, its state read out, changed as a local and
+    /// written back: every access to `state` (a plain value) is then
+    /// instantaneous, and the optimizer drops their runtime exclusivity
+    /// checks (issue 21: changed in place across an event, each was one).
+    @inline(__always)
+    func step(_ event: (inout ExchangeState) -> ExchangeState.Action) -> ExchangeState.Action {
+        var changed = state
+        let action = event(&changed)
+        state = changed
+        return action
+    }
+
     /// The reply was answered or the stream offered to, elsewhere on the loop.
     func wake() {
-        let action = state.wake()
+        let action = step { $0.wake() }
         server?.perform(action, self)
     }
 
@@ -71,7 +84,7 @@ final class Exchange: Waking {
         case .bytes(let n): return .bytes(n)
         case .end: return .end
         case .later:
-            let action = state.streamEmpty()
+            let action = step { $0.streamEmpty() }
             server?.perform(action, self)
             return .later
         }

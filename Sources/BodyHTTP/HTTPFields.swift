@@ -1,3 +1,5 @@
+import BodySystem
+
 /// A request's header lines or query arguments: names and values, each name
 /// once, in the order first read. `fields["name"]` is the value, or nil.
 ///
@@ -62,6 +64,32 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
 
     /// A pair as MHD read it (a nil value is an argument without `=`: "").
     mutating func add(_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>?, _ reading: Reading) {
+        let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
+        let valueBytes = UnsafeRawBufferPointer(start: value, count: value.map(Self.length) ?? 0)
+        guard Self.isASCII(nameBytes), Self.isASCII(valueBytes) else { return addRepaired(name, value, reading) }
+        // Every header the body reads: the pair made on the stack, looked for,
+        // and appended in one piece (issue 21: three appends and two stores
+        // were most of a header's cost).
+        let (n, v) = (nameBytes.count, valueBytes.count)
+        let found = withUnsafeTemporaryAllocation(byteCount: 8 + n + v, alignment: 4) { pair -> (pair: Int, value: Range<Int>)? in
+            pair.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 0, as: UInt32.self)
+            pair.storeBytes(of: UInt32(v).littleEndian, toByteOffset: 4, as: UInt32.self)
+            UnsafeMutableRawBufferPointer(rebasing: pair[8..<(8 + n)]).copyMemory(from: nameBytes)
+            UnsafeMutableRawBufferPointer(rebasing: pair[(8 + n)...]).copyMemory(from: valueBytes)
+            if reading == .header {
+                for i in 8..<(8 + n) where pair[i] >= 0x41 && pair[i] <= 0x5A { pair[i] |= 0x20 }
+            }
+            let name = UnsafeBufferPointer(rebasing: UnsafeRawBufferPointer(pair).bindMemory(to: UInt8.self)[8..<(8 + n)])
+            let found = bytes.withUnsafeBufferPointer { all in Self.find(name, in: all) }
+            if found == nil { bytes.append(contentsOf: UnsafeRawBufferPointer(pair)) }
+            return found
+        }
+        guard let found else { return }
+        joinRepeated(found, value, reading)
+    }
+
+    /// The same for a name or value that is not ASCII: read as a Swift string would read it.
+    private mutating func addRepaired(_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>?, _ reading: Reading) {
         let start = bytes.count
         withUnsafeBytes(of: UInt64(0)) { bytes.append(contentsOf: $0) }  // the lengths, written below
         let nameBytes = UnsafeRawBufferPointer(start: name, count: Self.length(name))
@@ -90,6 +118,11 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
             return
         }
         bytes.removeSubrange(start...)
+        joinRepeated(found, value, reading)
+    }
+
+    /// A name already here: a header's value is joined to the first's, a query argument's dropped.
+    private mutating func joinRepeated(_ found: (pair: Int, value: Range<Int>), _ value: UnsafePointer<CChar>?, _ reading: Reading) {
         guard reading == .header else { return }
         // A repeated header, which is rare: joined where the first one's value ends.
         var joined: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: " ")]
@@ -154,9 +187,7 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
 
     private static func length(_ cString: UnsafePointer<CChar>) -> Int {
-        var n = 0
-        while cString[n] != 0 { n += 1 }
-        return n
+        ByteSearch.length(ofCString: cString)
     }
 
     // MARK: the pairs, in order

@@ -47,6 +47,11 @@ public final class HTTPServer {
     var spareExchange: Exchange?
     /// The header and query strings of the last completed request, for the next (RequestReading).
     var spareFields = (headers: HTTPFields(), query: HTTPFields())
+    /// The body array of the last completed request, emptied, for the next
+    /// (issue 21: a push's body was an allocation a request). Kept only up to
+    /// `spareBodyLimit` bytes of room, so a big upload's memory goes with it.
+    var spareBody: [UInt8] = []
+    static let spareBodyLimit = 16 * 1024
     var stopping = false
     /// The next "internal error" MHD reports is the refusal of a client that hung up.
     var quietRefusal = false
@@ -113,7 +118,7 @@ public final class HTTPServer {
         self.port = calls.boundPort(daemon)
         let mhd = calls.epollDescriptor(daemon)
         guard mhd >= 0 else { throw HTTPServerError("http: libmicrohttpd started on \(address) without an epoll descriptor") }
-        let poll = try ServerPoll(around: mhd)
+        let poll = try ServerPoll(around: mhd, connections: limits.connections)
         self.poll = poll
         hangups = HangupWatch(epoll: poll.epoll, clock: SystemClock.monotonic)
     }
@@ -167,9 +172,12 @@ public final class HTTPServer {
         guard let daemon else { return nil }
         if poll?.runDue == true || hangups?.wantsRun == true { return 0 }
         let mhd = calls.timeout(daemon).map { Double($0) / 1000 }
-        let heads = hangups?.headsWaiting.map(\.1) ?? []
-        let bodies = live.filter { $0.state.isReadingBody && !$0.cutOff }.map(\.headAt)
-        guard let due = deadlines.next(heads: heads, bodies: bodies) else { return mhd }
+        // The earliest of each, kept as it goes: no lists after every run (issue 21).
+        var firstBody: Double?
+        for exchange in live where exchange.state.isReadingBody && !exchange.cutOff {
+            if exchange.headAt < firstBody ?? .infinity { firstBody = exchange.headAt }
+        }
+        guard let due = deadlines.next(firstHead: hangups?.firstHeadWaiting, firstBody: firstBody) else { return mhd }
         let deadline = max(0, due - Self.monotonic())
         return min(mhd ?? deadline, deadline)
     }

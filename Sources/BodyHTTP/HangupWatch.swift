@@ -38,20 +38,36 @@ final class HangupWatch {
         /// Shut down to make room, still open until MHD closes it.
         var evicted = false
 
+        /// An untrusted connection waiting for its head: one the head deadline applies to.
+        var waitsForHead: Bool { !trusted && headSince != nil }
+
         /// The body waits for what MHD does not hear: since now, for a head
         /// (a trusted one has no head deadline). Unchanged if it already waits.
-        mutating func wait(for what: Waiting, clock: () -> Double) {
-            guard waiting == nil else { return }
+        /// Returns the change in `waitsForHead` (+1, 0, -1), as the others below.
+        mutating func wait(for what: Waiting, clock: () -> Double) -> Int {
+            guard waiting == nil else { return 0 }
+            let was = waitsForHead
             waiting = what
             if what == .head && !trusted { headSince = clock() }
+            return change(from: was)
         }
 
         /// MHD handles the connection again; `trusting` when a request on it showed the token.
-        mutating func heard(trusting: Bool) {
+        mutating func heard(trusting: Bool) -> Int {
+            let was = waitsForHead
             waiting = nil
             headSince = nil
             if trusting { trusted = true }
+            return change(from: was)
         }
+
+        mutating func trust() -> Int {
+            let was = waitsForHead
+            trusted = true
+            return change(from: was)
+        }
+
+        private func change(from was: Bool) -> Int { (waitsForHead ? 1 : 0) - (was ? 1 : 0) }
     }
 
     private let epoll: Epoll
@@ -61,6 +77,10 @@ final class HangupWatch {
     /// Open connections whose client the kernel said hung up.
     private var gone: Set<OpaquePointer> = []
     private var evictedCount = 0
+    /// How many connections `waitsForHead`, kept as they change: after every
+    /// run the server asks for the first, and with none it reads no table
+    /// (issue 21: a plain count has no runtime exclusivity check).
+    private var headWaits = 0
     private var nextID: UInt64 = HangupWatch.firstID
 
     /// `epoll_event.data` of the server's own two descriptors; connections count up from 2.
@@ -80,14 +100,27 @@ final class HangupWatch {
         // Read and written back, not changed in place: the dictionary's in-place
         // accessor allocated each time (issue 21).
         guard var w = watched[connection], !w.trusted else { return }
-        w.trusted = true
+        headWaits += w.trust()
         watched[connection] = w
     }
 
     /// The untrusted connections waiting for a head, and since when: what the
     /// head deadline (`Deadline`) is decided on.
     var headsWaiting: [(OpaquePointer, Double)] {
-        watched.compactMap { connection, w in w.trusted ? nil : w.headSince.map { (connection, $0) } }
+        guard headWaits > 0 else { return [] }
+        return watched.compactMap { connection, w in w.trusted ? nil : w.headSince.map { (connection, $0) } }
+    }
+
+    /// Since when the untrusted connection that has waited longest for its
+    /// head has waited; nil when none waits. No list is made: it is asked
+    /// after every run (issue 21).
+    var firstHeadWaiting: Double? {
+        guard headWaits > 0 else { return nil }
+        var first: Double?
+        for w in watched.values where !w.trusted {
+            if let since = w.headSince, since < first ?? .infinity { first = since }
+        }
+        return first
     }
 
     /// The connection's head is cut off: no longer watched; its socket, for shutting down.
@@ -122,7 +155,9 @@ final class HangupWatch {
         nextID += 1
         // Unregistered (the kernel refused), it is still counted and can be shut down; only its hang-up goes unheard.
         try? epoll.add(socket, [.readHangUp, .edgeTriggered], registration: id)
-        watched[connection] = Watched(socket: socket, registration: id)
+        if let old = watched.updateValue(Watched(socket: socket, registration: id), forKey: connection), old.waitsForHead {
+            headWaits -= 1
+        }
         byRegistration[id] = connection
         awaitHead(connection)
     }
@@ -156,7 +191,7 @@ final class HangupWatch {
         // One hash a head, changed in place through the index: `unwatch` and
         // then `trust` were up to four (issue 21).
         guard let i = watched.index(forKey: connection) else { return }
-        watched.values[i].heard(trusting: trusted)
+        headWaits += watched.values[i].heard(trusting: trusted)
     }
 
     /// MHD no longer watches the connection's socket: the request waits for its answer.
@@ -168,12 +203,12 @@ final class HangupWatch {
     // Through the index, in place: one hash, not a read and a write back.
     private func watch(_ connection: OpaquePointer, _ waiting: Waiting) {
         guard let i = watched.index(forKey: connection) else { return }
-        watched.values[i].wait(for: waiting, clock: clock)
+        headWaits += watched.values[i].wait(for: waiting, clock: clock)
     }
 
     private func unwatch(_ connection: OpaquePointer) {
         guard let i = watched.index(forKey: connection) else { return }
-        watched.values[i].heard(trusting: false)
+        headWaits += watched.values[i].heard(trusting: false)
     }
 
     /// MHD is closing the connection (its socket is still open).
@@ -181,6 +216,7 @@ final class HangupWatch {
         suspects.remove(connection)
         gone.remove(connection)
         guard let w = watched.removeValue(forKey: connection) else { return }
+        if w.waitsForHead { headWaits -= 1 }
         byRegistration.removeValue(forKey: w.registration)
         if w.evicted { evictedCount -= 1 }
         try? epoll.remove(w.socket)
@@ -200,9 +236,15 @@ final class HangupWatch {
     @discardableResult
     func shutDownHungUp(mhdDrained: Bool) -> [OpaquePointer] {
         // Edge-triggered: each hang-up is reported once, so it is kept in `gone`.
-        let ready = (try? epoll.wait(maxEvents: watched.count + 2, timeout: 0)) ?? []
-        for event in ready where event.events.contains(.readHangUp) {
-            if let connection = byRegistration[event.registration] { gone.insert(connection) }
+        if let ready = try? epoll.wait(maxEvents: watched.count + 2, timeout: 0) {
+            for event in ready where event.events.contains(.readHangUp) {
+                if let connection = byRegistration[event.registration] { gone.insert(connection) }
+            }
+        }
+        // Nobody hung up (after almost every run): no sets to make or compare (issue 21).
+        guard !gone.isEmpty else {
+            if !suspects.isEmpty { suspects.removeAll() }
+            return []
         }
         var hung: Set<OpaquePointer> = []
         var left: [OpaquePointer] = []

@@ -26,9 +26,11 @@ extension HTTPServer {
         case .dispatch:
             exchange.reply.wakes = exchange
             handler(exchange.request, exchange.reply)
-            return perform(exchange.state.answer(takeAnswer(exchange)), exchange)
+            let answer = takeAnswer(exchange)
+            return perform(exchange.step { $0.answer(answer) }, exchange)
         case .takeAnswer:
-            return perform(exchange.state.answer(takeAnswer(exchange)), exchange)
+            let answer = takeAnswer(exchange)
+            return perform(exchange.step { $0.answer(answer) }, exchange)
         case .queue(let response):
             return queue(exchange, response)
         case .queueStream:
@@ -100,7 +102,7 @@ extension HTTPServer {
         if queued == .notBuilt {
             let request = exchange.request
             log("http: cannot build the \(what) for \(request.method) \(request.path)")
-            return perform(exchange.state.notQueued(), exchange)
+            return perform(exchange.step { $0.notQueued() }, exchange)
         }
         // A refusal is said through the repeat filter: wrong tokens or garbage from a
         // flood are a few lines a minute with their count, not one a request.
@@ -117,7 +119,7 @@ extension HTTPServer {
         }
         guard queued == .queued else {
             log("http: cannot queue the answer to \(exchange.request.method) \(exchange.request.path)")
-            return perform(exchange.state.notQueued(), exchange)
+            return perform(exchange.step { $0.notQueued() }, exchange)
         }
         answered?(status)
         return true

@@ -13,25 +13,27 @@ extension HTTPServer {
         let exchange: Exchange
         if let spare = spareExchange {
             spareExchange = nil
-            spare.begin(server: self, connection: connection, request: request, maxBody: maxBody)
+            spare.begin(server: self, connection: connection, request: consume request, maxBody: maxBody)
             exchange = spare
         } else {
-            exchange = Exchange(server: self, connection: connection, request: request, maxBody: maxBody)
+            exchange = Exchange(server: self, connection: connection, request: consume request, maxBody: maxBody)
         }
         exchange.liveAt = live.count
         live.append(exchange)
+        swap(&exchange.request.body, &spareBody)
         if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
-        return (exchange, perform(exchange.state.head(framing), exchange))
+        return (exchange, perform(exchange.step { $0.head(framing) }, exchange))
     }
 
     /// More of the body.
     func upload(_ exchange: Exchange, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        perform(exchange.state.body(bytes.count, have: exchange.request.body.count), exchange, upload: bytes)
+        let have = exchange.request.body.count
+        return perform(exchange.step { $0.body(bytes.count, have: have) }, exchange, upload: bytes)
     }
 
     /// No more body: the request is whole, or MHD calls again after a resume.
     func ready(_ exchange: Exchange) -> Bool {
-        perform(exchange.state.ready(stopping: stopping), exchange)
+        perform(exchange.step { [stopping] in $0.ready(stopping: stopping) }, exchange)
     }
 
     /// MHD is done with a request (`exchange` is nil when it never had a head).
@@ -40,7 +42,7 @@ extension HTTPServer {
         if let connection, ok { hangups?.awaitHead(connection) }
         guard let exchange else { return }
         leaveLive(exchange)
-        _ = perform(exchange.state.completed(ok: ok, daemonShutdown: daemonShutdown), exchange)
+        _ = perform(exchange.step { $0.completed(ok: ok, daemonShutdown: daemonShutdown) }, exchange)
         exchange.finish()
         recycleFields(exchange)
     }
@@ -64,7 +66,15 @@ extension HTTPServer {
     /// exchange and reply a request was two allocations (issue 21).
     func reuse(_ exchange: inout Exchange) {
         guard isKnownUniquelyReferenced(&exchange) else { return }
-        exchange.request = HTTPRequest(method: "", path: "", query: HTTPFields(), headers: HTTPFields())  // the body goes now
+        var body: [UInt8] = []
+        swap(&body, &exchange.request.body)
+        exchange.request = HTTPRequest(method: "", path: "", query: HTTPFields(), headers: HTTPFields())
+        // Emptied in place, unless the handler kept a copy: then emptying it makes
+        // a buffer of its own, which the next body would have made anyway.
+        if body.capacity <= Self.spareBodyLimit && body.capacity > spareBody.capacity {
+            if !body.isEmpty { body.removeAll(keepingCapacity: true) }
+            spareBody = body
+        }  // else the body goes now
         spareExchange = exchange
     }
 
@@ -93,6 +103,6 @@ extension HTTPServer {
     /// The kernel says a suspended connection's client hung up.
     func clientLeft(_ connection: OpaquePointer) {
         guard let exchange = live.first(where: { $0.connection == connection }) else { return }
-        _ = perform(exchange.state.hungUp(), exchange)
+        _ = perform(exchange.step { $0.hungUp() }, exchange)
     }
 }

@@ -16,14 +16,15 @@ final class ServerPoll {
     /// (0.9.75 says "no timeout"), and the body would never accept again.
     private(set) var runDue = false
 
-    /// A set holding MHD's epoll descriptor `mhd` and a fresh counter. What
+    /// A set holding MHD's epoll descriptor `mhd` and a fresh counter, room
+    /// for `connections` sockets' hang-ups and those two in one wait. What
     /// was made before a failure closes with it (Epoll and EventCounter close on deinit).
-    init(around mhd: Int32) throws(HTTPServerError) {
+    init(around mhd: Int32, connections: Int) throws(HTTPServerError) {
         do throws(Errno) {
             wakeCounter = try EventCounter()
         } catch { throw HTTPServerError("http: cannot make the wake-up eventfd", error) }
         do throws(Errno) {
-            epoll = try Epoll()
+            epoll = try Epoll(capacity: connections + 2)
         } catch { throw HTTPServerError("http: cannot make the epoll descriptor", error) }
         let wake = wakeCounter.descriptor
         for (fd, tag) in [(FileDescriptor(rawValue: mhd), HangupWatch.mhdTag), (wake, HangupWatch.wakeTag)] {

@@ -21,7 +21,7 @@ extension HTTPServer {
         }
         drain(for: grace)
         // MHD must not be stopped with a suspended connection.
-        for exchange in live { _ = perform(exchange.state.stopping(), exchange) }
+        for exchange in live { _ = perform(exchange.step { $0.stopping() }, exchange) }
         calls.stop(daemon)
         self.daemon = nil
         poll?.close()

@@ -16,6 +16,8 @@ extension HTTPServer {
     /// second, say): the socket is shut down, and MHD, woken by the hang-up,
     /// closes the connection (and completes a request as failed).
     private func cutOffLate() {
+        // Looked for before any list is made: nothing waits after most runs (issue 21).
+        guard hangups?.firstHeadWaiting != nil || live.contains(where: { $0.state.isReadingBody }) else { return }
         let heads = hangups?.headsWaiting ?? []
         let bodies = live.filter { $0.state.isReadingBody }.map { ($0, $0.headAt) }
         guard !heads.isEmpty || !bodies.isEmpty else { return }  // a clock read is a system call in the VM

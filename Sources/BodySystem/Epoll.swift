@@ -28,15 +28,25 @@ public final class Epoll {
         public var registration: UInt64
     }
 
-    public private(set) var descriptor: FileDescriptor?
+    /// The set's descriptor; nil once closed.
+    public var descriptor: FileDescriptor? { raw < 0 ? nil : FileDescriptor(rawValue: raw) }
+    /// The number itself, -1 once closed: a private plain integer, which the
+    /// optimizer can prove no access overlaps, so a wait makes no runtime
+    /// exclusivity check for it (issue 21: a public optional was one a wait).
+    private var raw: Int32
+    /// Where the kernel's events land, made again only when a wait asks for
+    /// more than it holds; `wait` reads them in place.
+    private var events: EventBuffer
 
-    public init() throws(Errno) {
-        descriptor = FileDescriptor(rawValue: try valueOrErrno { system_epoll_create1() }.get())
+    /// A set whose buffer holds `capacity` events at first (a wait that asks
+    /// for more makes it bigger).
+    public init(capacity: Int = 32) throws(Errno) {
+        raw = try valueOrErrno { system_epoll_create1() }.get()
+        events = EventBuffer(capacity: Swift.max(1, capacity))
     }
 
     deinit {
         close()
-        buffer?.deallocate()
     }
 
     public func add(_ fd: FileDescriptor, _ events: Events = .readable, registration: UInt64) throws(Errno) {
@@ -52,42 +62,62 @@ public final class Epoll {
     }
 
     private func control(_ op: system_EpollOperation, _ fd: FileDescriptor, _ events: Events, _ registration: UInt64) throws(Errno) {
-        guard let epfd = descriptor?.rawValue else { throw Errno.badFileDescriptor }
+        let epfd = raw
+        guard epfd >= 0 else { throw Errno.badFileDescriptor }
         try nothingOrErrno { system_epoll_ctl(epfd, op, fd.rawValue, events.rawValue, registration) }.get()
     }
 
-    /// The kernel's events land here, and the list `wait` returns is made
-    /// here: both reused from wait to wait, so a wait allocates nothing once
-    /// they have grown (issue 21: three arrays a wait, two or three waits a request).
-    private var buffer: UnsafeMutablePointer<system_epoll_event>?
-    private var capacity = 0
-    private var ready: [Event] = []
-
     /// Waits until something is ready, at most `timeout` milliseconds (-1: no
-    /// limit); a signal that interrupts the wait waits again. The list is the
-    /// set's own: let it go before the next wait, or that wait copies it.
-    public func wait(maxEvents: Int = 32, timeout: Int32 = -1) throws(Errno) -> [Event] {
-        guard let epfd = descriptor?.rawValue else { throw Errno.badFileDescriptor }
+    /// limit), for at most `maxEvents` events; a signal that
+    /// interrupts the wait waits again. The events are read where the kernel
+    /// wrote them: let them go before the next wait, which writes over them.
+    public func wait(maxEvents: Int = 32, timeout: Int32 = -1) throws(Errno) -> Ready {
+        let epfd = raw
+        guard epfd >= 0 else { throw Errno.badFileDescriptor }
         let max = Swift.max(1, maxEvents)
-        if capacity < max {
-            buffer?.deallocate()
-            buffer = .allocate(capacity: max)
-            capacity = max
+        if events.capacity < max { events = EventBuffer(capacity: max) }
+        let events = self.events
+        let n = try valueOrErrno { system_epoll_wait(epfd, events.start, Int32(max), timeout) }.get()
+        return Ready(events: events, count: Int(n))
+    }
+
+    /// The events one wait reported, read from the set's buffer as they are
+    /// asked for: no list is made a wait (issue 21: an array kept by the set
+    /// was three runtime exclusivity checks a wait). It holds the buffer, so
+    /// it is never read after the buffer is freed.
+    public struct Ready: RandomAccessCollection {
+        let events: EventBuffer
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(i: Int) -> Event {
+            precondition(i >= 0 && i < count, "an epoll event past those reported")
+            let (mask, data) = system_epoll_event_fields(events.start[i])
+            return Event(events: Events(rawValue: mask), registration: data)
         }
-        let events = buffer!
-        let n = try valueOrErrno { system_epoll_wait(epfd, events, Int32(max), timeout) }.get()
-        ready.removeAll(keepingCapacity: true)
-        for i in 0..<Int(n) {
-            let (mask, data) = system_epoll_event_fields(events[i])
-            ready.append(Event(events: Events(rawValue: mask), registration: data))
+    }
+
+    /// The kernel's events, allocated once for the set's life and freed with
+    /// the last holder (the set, or a `Ready` kept past it).
+    final class EventBuffer {
+        let start: UnsafeMutablePointer<system_epoll_event>
+        let capacity: Int
+
+        init(capacity: Int) {
+            start = .allocate(capacity: capacity)
+            self.capacity = capacity
         }
-        return ready
+
+        deinit { start.deallocate() }
     }
 
     public func close() {
-        guard let fd = descriptor else { return }
-        descriptor = nil
+        let fd = raw
+        guard fd >= 0 else { return }
+        raw = -1
         // Nothing to do about a failed close: the descriptor is gone either way.
-        try? fd.close()
+        try? FileDescriptor(rawValue: fd).close()
     }
 }

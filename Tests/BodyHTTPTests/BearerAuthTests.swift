@@ -39,6 +39,18 @@ struct BearerAuthTests {
         #expect(!auth.allows(asking([:])))
     }
 
+    @Test("a token of any length is compared in full: one wrong byte anywhere is refused", arguments: [1, 7, 8, 9, 16, 19, 33])
+    func everyByte(length: Int) {
+        let token = String(decoding: (0..<length).map { UInt8(0x61 + $0 % 26) }, as: UTF8.self)
+        let auth = BearerAuth(token: token)
+        #expect(auth.allows("Bearer \(token)"))
+        for i in 0..<length {
+            var bytes = Array(token.utf8)
+            bytes[i] ^= 0x01
+            #expect(!auth.allows("Bearer \(String(decoding: bytes, as: UTF8.self))"), "byte \(i)")
+        }
+    }
+
     @Test("a missing header is refused")
     func missing() {
         #expect(!auth.allows(nil))

@@ -28,6 +28,19 @@ struct DeadlinesTests {
         #expect(Deadline(seconds: 5).next([Double]()) == nil)
     }
 
+    @Test("the next one due from the earliest start of each is the one the lists give")
+    func nextFromFirst() {
+        var limits = HTTPLimits()
+        limits.headDeadline = 5
+        limits.bodyDeadline = 10
+        let rule = Deadlines(limits)
+        #expect(rule.next(firstHead: 100, firstBody: 98) == rule.next(heads: [100, 103], bodies: [98, 99]))
+        #expect(rule.next(firstHead: 100, firstBody: 94) == 104)
+        #expect(rule.next(firstHead: 100, firstBody: nil) == 105)
+        #expect(rule.next(firstHead: nil, firstBody: 100) == 110)
+        #expect(rule.next(firstHead: nil, firstBody: nil) == nil)
+    }
+
     @Test("heads and bodies each have their own seconds (head 5, body 10)")
     func both() {
         var limits = HTTPLimits()

@@ -10,6 +10,40 @@ import BodyTestSupport
 struct LimitRuleTests {
     final class Clock: @unchecked Sendable { var now = 100.0 }
 
+    @Test("the first head waiting follows every change: a trust, a close, a head, the next wait")
+    func firstHeadWaiting() throws {
+        let epoll = try Epoll()
+        defer { epoll.close() }
+        let clock = Clock()
+        let watch = HangupWatch(epoll: epoll, clock: { clock.now })
+        var pairs: [Int32] = [0, 0, 0, 0, 0, 0]
+        for i in 0..<3 {
+            var pair: [Int32] = [0, 0]
+            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+            pairs[2 * i] = pair[0]; pairs[2 * i + 1] = pair[1]
+        }
+        defer { for fd in pairs { close(fd) } }
+        let a = OpaquePointer(bitPattern: 1)!, b = OpaquePointer(bitPattern: 2)!, c = OpaquePointer(bitPattern: 3)!
+        watch.opened(a, fd: pairs[0])
+        clock.now = 101
+        watch.opened(b, fd: pairs[2])
+        clock.now = 102
+        watch.opened(c, fd: pairs[4])
+        #expect(watch.firstHeadWaiting == 100)
+        watch.trust(a)
+        #expect(watch.firstHeadWaiting == 101)
+        watch.closed(b)
+        #expect(watch.firstHeadWaiting == 102)
+        watch.headArrived(c)
+        #expect(watch.firstHeadWaiting == nil && watch.headsWaiting.isEmpty)
+        clock.now = 110
+        watch.awaitHead(c)
+        #expect(watch.firstHeadWaiting == 110)
+        watch.headArrived(c, trusted: true)
+        watch.awaitHead(c)
+        #expect(watch.firstHeadWaiting == nil, "a trusted connection has no head deadline")
+    }
+
     @Test("an untrusted head is due limit seconds after it began to wait; a trusted one never; a whole head ends the wait")
     func headDeadline() throws {
         let epoll = try Epoll()
@@ -29,12 +63,14 @@ struct LimitRuleTests {
         watch.opened(done, fd: pairs[4])
         watch.trust(oriel)
         watch.headArrived(done)
+        #expect(watch.firstHeadWaiting == 100, "the stranger's: Oriel is trusted, and done's head came")
         #expect(watch.nextDeadline(limit: 5) == 105)
         clock.now = 104.999
         #expect(watch.overdue(limit: 5).isEmpty)
         clock.now = 105
         #expect(watch.overdue(limit: 5).map(\.rawValue) == [pairs[0]])
         #expect(watch.nextDeadline(limit: 5) == nil)
+        #expect(watch.firstHeadWaiting == nil)
         clock.now = 1000
         #expect(watch.overdue(limit: 5).isEmpty, "Oriel's kept-alive connection is never cut off")
         // After its answer the stranger's next head has a deadline of its own, from then.

@@ -185,6 +185,30 @@ struct ServerTests {
         #expect(h.handled.count == 3)
     }
 
+    @Test("each request on a kept-alive connection has its own body alone; a body its handler kept is unchanged")
+    func keptAliveBodies() throws {
+        var kept: [[UInt8]] = []
+        let h = try Harness { _, request, reply in
+            kept.append(request.body)
+            reply.send(.json(200, okBody))
+        }
+        let port = h.server.port
+        let client = Background(h) { () -> [Got] in
+            let c = RawClient(port: port)
+            let heads = ["POST /face HTTP/1.1\r\nHost: t\r\nContent-Length: 300\r\n\r\n" + String(repeating: "x", count: 300),
+                         "POST /face HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nab",
+                         "GET /status HTTP/1.1\r\nHost: t\r\n\r\n",
+                         "POST /face HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nyz\r\n0\r\n\r\n"]
+            return heads.map { head in
+                c.send(head)
+                return attempt { () throws(ClientError) in try c.answer() }
+            }
+        }
+        #expect(h.drive { client.isDone })
+        #expect(try client.value!.map { try $0.get().status } == [200, 200, 200, 200])
+        #expect(kept.map { String(decoding: $0, as: UTF8.self) } == [String(repeating: "x", count: 300), "ab", "", "yz"])
+    }
+
     @Test("a body over the limit is 413 without calling the handler", arguments: [false, true])
     func tooLarge(chunked: Bool) throws {
         let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }

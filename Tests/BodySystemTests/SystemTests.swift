@@ -124,6 +124,18 @@ struct DescriptorTests {
         #expect(try epoll.wait(timeout: 0).isEmpty)
     }
 
+    @Test("a wait that asks for more events than the set's buffer holds gets them all")
+    func moreThanItsBuffer() throws {
+        let epoll = try Epoll(capacity: 1)
+        let counters = try (0..<3).map { _ throws(Errno) in try EventCounter() }
+        for (i, counter) in counters.enumerated() {
+            try epoll.add(counter.descriptor!, registration: UInt64(10 + i))
+            try counter.signal()
+        }
+        #expect(try epoll.wait(maxEvents: 1, timeout: 0).count == 1)
+        #expect(try Set(epoll.wait(maxEvents: 8, timeout: 0).map(\.registration)) == [10, 11, 12])
+    }
+
     @Test("epoll reports the registration it was given, not the descriptor")
     func registration() throws {
         let epoll = try Epoll()

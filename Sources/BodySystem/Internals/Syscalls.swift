@@ -402,6 +402,11 @@ internal func system_socket_address(_ text: String, _ port: UInt16) -> (bytes: [
 
 // Memory
 
+/// strlen(3): the bytes before the NUL.
+internal func system_strlen(_ text: UnsafePointer<CChar>) -> Int {
+    Glibc.strlen(text)
+}
+
 /// memchr(3): the first `byte` in `count` bytes from `start`.
 internal func system_memchr(_ start: UnsafeRawPointer, _ byte: UInt8, _ count: Int) -> UnsafeMutableRawPointer? {
     Glibc.memchr(start, Int32(byte), count)
