@@ -1,6 +1,8 @@
 /// What the body shows (DESIGN 2 and 7): pure functions of the state and the clock.
 extension Body {
-    /// The pattern every output role drives (DESIGN 2).
+    /// The pattern every output role drives (DESIGN 2). Inlined where the
+    /// body reads it (`nextDue`): a call lent it a copy of the whole body (issue 21).
+    @inline(__always)
     public func indicators(at now: Moment) -> Indicators {
         let lamp: (Pattern, Double)
         switch state.on {

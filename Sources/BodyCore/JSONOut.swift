@@ -103,6 +103,20 @@ public struct JSONOut {
 
     // MARK: values
 
+    /// A whole value written in the source as its JSON bytes (compact, keys in
+    /// byte order, as the writer would make it): copied in as it is.
+    @inline(__always)
+    public mutating func raw(_ json: StaticString) {
+        separate()
+        if json.utf8CodeUnitCount <= pending.count {
+            literal(json)
+        } else {
+            flush()
+            json.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+        settle()
+    }
+
     @inline(__always)
     public mutating func null() { separate(); literal("null"); settle() }
 

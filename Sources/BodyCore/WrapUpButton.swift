@@ -10,7 +10,7 @@ public struct WrapUpButton: Equatable, Sendable {
     }
 
     public func visible(_ state: OnAirState) -> Bool {
-        Self.shows(state) || asking.out != nil
+        Self.shows(state) || asking.isOut
     }
 
     public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
@@ -29,7 +29,7 @@ public struct WrapUpButton: Equatable, Sendable {
 
     /// Settles when the push shows off or the wrapup stage, or an error for this id.
     public mutating func adopt(_ state: OnAirState, answered: Answered?, at now: Moment) {
-        if asking.out != nil, state.on == false || state.stage == .wrapup {
+        if asking.isOut, state.on == false || state.stage == .wrapup {
             asking.settle()
         }
         asking.answered(answered, at: now)
@@ -39,7 +39,7 @@ public struct WrapUpButton: Equatable, Sendable {
 
     /// `hidden`, `ready`, `armed`, `asking`.
     public func value(state: OnAirState, armed: Bool) -> String {
-        if asking.out != nil { return "asking" }
+        if asking.isOut { return "asking" }
         guard visible(state) else { return "hidden" }
         return armed ? "armed" : "ready"
     }
