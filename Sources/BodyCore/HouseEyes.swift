@@ -88,7 +88,10 @@ public struct EyesKill: Equatable, Sendable {
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
     /// `ready`, `armed`, `asking`.
-    public func value(armed: Bool) -> String {
+    public func value(armed: Bool) -> String { word(armed: armed).description }
+
+    /// `value` as written in the source, for the status document written straight (issue 21).
+    func word(armed: Bool) -> StaticString {
         asking.isOut ? "asking" : armed ? "armed" : "ready"
     }
 }

@@ -3,12 +3,25 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
     case prep, live, soloPlay = "solo-play", wrapup
 
     /// The word the body shows for the stage.
-    public var word: String {
+    public var word: String { shown.description }
+
+    /// `word` as written in the source, for the status document written straight (issue 21).
+    var shown: StaticString {
         switch self {
         case .prep: "PREP"
         case .live: "LIVE"
         case .soloPlay: "SOLO PLAY"
         case .wrapup: "WRAP-UP"
+        }
+    }
+
+    /// `rawValue` as written in the source (the same: StatusDocumentTests).
+    var key: StaticString {
+        switch self {
+        case .prep: "prep"
+        case .live: "live"
+        case .soloPlay: "solo-play"
+        case .wrapup: "wrapup"
         }
     }
 

@@ -51,7 +51,10 @@ public struct OnAirSwitch: Equatable, Sendable {
     public static let values = ["on", "off", "unknown", "armed", "asking"]
 
     /// The value word: armed and asking win over the state they act on.
-    public func value(state: OnAirState, armed: Bool) -> String {
+    public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
+
+    /// `value` as written in the source, for the status document written straight (issue 21).
+    func word(state: OnAirState, armed: Bool) -> StaticString {
         if armed { return "armed" }
         if asking.isOut { return "asking" }
         switch state.on {

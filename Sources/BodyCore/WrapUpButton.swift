@@ -38,7 +38,10 @@ public struct WrapUpButton: Equatable, Sendable {
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
     /// `hidden`, `ready`, `armed`, `asking`.
-    public func value(state: OnAirState, armed: Bool) -> String {
+    public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
+
+    /// `value` as written in the source, for the status document written straight (issue 21).
+    func word(state: OnAirState, armed: Bool) -> StaticString {
         if asking.isOut { return "asking" }
         guard visible(state) else { return "hidden" }
         return armed ? "armed" : "ready"
