@@ -32,6 +32,12 @@ public struct Asking: Equatable, Sendable {
 
     public init() {}
 
+    /// Whether a request is out. A pattern, not `out != nil`: that compared two
+    /// optional asks, a copy and a release of one, five times a push (issue 21).
+    public var isOut: Bool {
+        if case .some = out { true } else { false }
+    }
+
     public mutating func begin(_ ask: Ask) {
         out = ask
     }
@@ -43,7 +49,8 @@ public struct Asking: Equatable, Sendable {
     /// Says whether it was about this request.
     @discardableResult
     public mutating func answered(_ answer: Answered?, at now: Moment) -> Bool {
-        guard let answer, let out, answer.id == out.id else { return false }
+        // The id read in place: `let out` copied the whole ask, at every push (issue 21).
+        guard let answer, out?.id == answer.id else { return false }
         if let error = answer.error {
             self.out = nil
             show(error, at: now)
@@ -59,16 +66,17 @@ public struct Asking: Equatable, Sendable {
     /// drops a problem whose 12 s are over. Returns the id of a request that
     /// ran out, for the outbox to withdraw (rule 6).
     public mutating func expire(at now: Moment) -> String? {
-        if let p = problem, now.mono >= p.until { problem = nil }
-        guard let out, now.mono >= out.due else { return nil }
+        // Times read in place; the ask copied out only when it ran out (this runs at every turn, issue 21).
+        if let until = problem?.until, now.mono >= until { problem = nil }
+        guard let due = out?.due, now.mono >= due, let out else { return nil }
         self.out = nil
         show(out.silence, at: now)
         return out.id
     }
 
     public func problemWords(at now: Moment) -> String? {
-        guard let problem, now.mono < problem.until else { return nil }
-        return problem.words
+        guard let until = problem?.until, now.mono < until else { return nil }
+        return problem?.words
     }
 
     /// The next time this needs the clock.

@@ -94,11 +94,17 @@ public struct Body: Equatable, Sendable {
         advance(at: now, into: &actions)
         contact.pushed(at: now)
         let top = body.members(["onair", "eyes"] as InlineArray<2, StaticString>)
-        let pushedEyes = top[1]
         // Both answers read before either is told, as before; two values, no array.
-        // The onair object's members are walked once, for its state and its `answered`.
+        // Each object's members are walked once, for its state and its `answered`
+        // (the eyes read here, before they are adopted below: reading is all it is).
         var answeredOnAir: Answered?
-        let answeredEyes = Answered.read(pushedEyes?["answered"])
+        var answeredEyes: Answered?
+        var newEyes: HouseEyes?
+        if let pushedEyes = top[1], pushedEyes.isObject {
+            let m = pushedEyes.members(HouseEyes.keys)
+            answeredEyes = Answered.read(m[7])
+            newEyes = HouseEyes.read(m)
+        }
         if let onair = top[0] {
             let m = onair.members(OnAirState.keys)
             answeredOnAir = Answered.read(m[7])
@@ -106,7 +112,7 @@ public struct Body: Equatable, Sendable {
         }
         if let a = answeredOnAir { tell(.answered(a), at: now) }
         if let a = answeredEyes { tell(.answered(a), at: now) }
-        if let newEyes = HouseEyes.read(pushedEyes) {
+        if let newEyes {
             disarm(moving: World(state: state, eyes: newEyes))
             eyes = newEyes
             tell(.eyes, at: now)
@@ -118,6 +124,8 @@ public struct Body: Equatable, Sendable {
 
     /// A new On Air state: a state that moves under an armed control disarms
     /// it (the second press would mean the opposite of what the first read).
+    /// (Out of line: inlined into a push, it copied the states once more, issue 21.)
+    @inline(never)
     mutating func adopt(_ new: OnAirState, at now: Moment) {
         disarm(moving: World(state: new, eyes: eyes))
         if new.isUnread && !state.isUnread { unreadSince = now.mono }
@@ -129,6 +137,9 @@ public struct Body: Equatable, Sendable {
         controls.disarm(moving: world, to: new, in: &group)
     }
 
+    /// Inlined: told a constant piece of news, the controls that need no
+    /// world are told without one copied for them (issue 21).
+    @inline(__always)
     private mutating func tell(_ news: News, at now: Moment) {
         controls.hear(news, in: world, at: now)
     }

@@ -1,6 +1,8 @@
 /// What the body shows (DESIGN 2 and 7): pure functions of the state and the clock.
 extension Body {
-    /// The pattern every output role drives (DESIGN 2).
+    /// The pattern every output role drives (DESIGN 2). Inlined where the
+    /// body reads it (`nextDue`): a call lent it a copy of the whole body (issue 21).
+    @inline(__always)
     public func indicators(at now: Moment) -> Indicators {
         let lamp: (Pattern, Double)
         switch state.on {
@@ -79,7 +81,7 @@ extension Body {
                     StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0).write(to: &b)
                 }
             }
-            o.field("eyes"); eyesShown(at: now, extras).write(to: &o)
+            o.field("eyes"); writeEyes(at: now, extras, to: &o)
             o.field("lines")
             o.object { l in
                 for role in StatusDocument.linesInByteOrder {
@@ -87,10 +89,57 @@ extension Body {
                     l.field(role.key); l.bool(lit)
                 }
             }
-            o.field("onair"); onAirShown(at: now).write(to: &o)
+            o.field("onair"); writeOnAir(at: now, to: &o)
             o.field("oriel"); orielShown.write(to: &o)
             o.field("where"); extras.location.write(to: &o)
-            o.field("wrapup"); wrapUpShown(at: now).write(to: &o)
+            o.field("wrapup"); writeWrapUp(at: now, to: &o)
+        }
+    }
+
+    // The three objects with value words, written from the state as their
+    // `…Shown` values encode (StatusDocument's `write`): the words go in as
+    // written in the source, and no value is built and let go (issue 21).
+
+    private func writeOnAir(at now: Moment, to out: inout JSONOut) {
+        let onair = self.onair
+        out.object { o in
+            o.field("asked"); asked(onair.asking.out, on: onair.askedOn).write(to: &o)
+            o.field("by"); o.string(state.by)
+            o.field("on"); o.bool(state.on)
+            o.field("phase"); o.word(state.stage?.key)
+            o.field("problem"); o.string(onair.asking.problemWords(at: now))
+            o.field("since"); o.string(state.since)
+            o.field("stage"); o.word(state.stage?.shown)
+            o.field("unread"); o.string(state.unreadWords)
+            o.field("value"); o.word(onair.word(state: state, armed: group.isArmed(.onair, at: now.mono)))
+        }
+    }
+
+    private func writeWrapUp(at now: Moment, to out: inout JSONOut) {
+        let wrapup = self.wrapup
+        out.object { o in
+            o.field("asked"); asked(wrapup.asking.out, on: nil).write(to: &o)
+            o.field("problem"); o.string(wrapup.asking.problemWords(at: now))
+            o.field("value"); o.word(wrapup.word(state: state, armed: group.isArmed(.wrapup, at: now.mono)))
+        }
+    }
+
+    private func writeEyes(at now: Moment, _ extras: StatusExtras, to out: inout JSONOut) {
+        let kill = self.kill
+        out.object { o in
+            o.field("kill"); o.word(kill.word(armed: group.isArmed(.kill, at: now.mono)))
+            o.field("kill_asked"); asked(kill.asking.out, on: nil).write(to: &o)
+            o.field("kill_problem"); o.string(kill.asking.problemWords(at: now))
+            o.field("killing"); o.bool(eyes.killing)
+            o.field("mode"); o.string(eyes.mode?.rawValue)
+            o.field("names"); o.array { a in for n in eyes.names { a.string(n) } }
+            o.field("open"); o.bool(eyes.open)
+            o.field("preview"); o.word(extras.previewRunning ? "running" : "stopped")
+            o.field("preview_stops_in"); o.number(extras.previewRunning ? gate.stopsIn(eyes, at: now) : nil)
+            o.field("preview_why"); o.string(extras.previewWords)
+            o.field("red"); o.bool(eyes.red)
+            o.field("until"); o.number(eyes.until)
+            o.field("why"); o.string(eyes.why)
         }
     }
 

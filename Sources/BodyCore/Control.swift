@@ -123,6 +123,8 @@ struct Controls: Equatable, Sendable {
         check(onair); check(wrapup); check(kill); check(camera)
     }
 
+    /// Inlined: most news needs no world, and then none is copied to tell it (issue 21).
+    @inline(__always)
     mutating func hear(_ news: News, in world: World, at now: Moment) {
         onair.hear(news, in: world, at: now)
         wrapup.hear(news, in: world, at: now)

@@ -220,10 +220,10 @@ extension Metrics {
         for outcome in Hello.allCases { w.count(hellos[outcome] ?? 0, ("outcome", outcome.rawValue)) }
         w.family("http_answers_total", "counter", "HTTP answers sent, by status code.")
         // The codes in order without sorting them into an array: a handful of them.
-        var code = answers.keys.min()
+        var code = answerCode(after: nil)
         while let c = code {
-            w.count(answers[c] ?? 0, ("code", String(c)))
-            code = answers.keys.lazy.filter { $0 > c }.min()
+            w.count(answerCount(c), ("code", String(c)))
+            code = answerCode(after: c)
         }
         w.family("on_air", "gauge", "The On Air value word now: 1 for the word shown, 0 for the others.")
         for word in OnAirSwitch.values { w.count(word == now.onAir ? 1 : 0, ("word", word)) }

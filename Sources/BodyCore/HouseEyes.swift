@@ -35,14 +35,26 @@ public struct HouseEyes: Equatable, Sendable {
 
     static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> HouseEyes? {
         guard let pushed, pushed.isObject else { return nil }
-        return HouseEyes(
-            mode: pushed["mode"]?.string.flatMap(Mode.init(rawValue:)),
-            red: pushed["red"]?.bool ?? false,
-            names: pushed["names"]?.elements { $0.words(limit: 64) } ?? [],
-            killing: pushed["killing"]?.bool ?? false,
-            open: pushed["open"]?.bool ?? false,
-            until: pushed["until"]?.number,
-            why: pushed["why"]?.words(limit: Cut.reason))
+        return read(pushed.members(keys))
+    }
+
+    /// The pushed eyes object's members the body reads, walked once: the
+    /// eyes', then `answered` (a walk a key was seven walks a push, issue 21).
+    static var keys: InlineArray<8, StaticString> {
+        ["mode", "red", "names", "killing", "open", "until", "why", "answered"]
+    }
+
+    /// The eyes from an eyes object's members under `keys` (the object's
+    /// being one is the caller's to check, as above).
+    static func read<Pushed: PushedValue>(_ m: InlineArray<8, Pushed?>) -> HouseEyes {
+        HouseEyes(
+            mode: m[0]?.string.flatMap(Mode.init(rawValue:)),
+            red: m[1]?.bool ?? false,
+            names: m[2]?.elements { $0.words(limit: 64) } ?? [],
+            killing: m[3]?.bool ?? false,
+            open: m[4]?.bool ?? false,
+            until: m[5]?.number,
+            why: m[6]?.words(limit: Cut.reason))
     }
 }
 
@@ -69,15 +81,18 @@ public struct EyesKill: Equatable, Sendable {
     }
 
     public mutating func adopt(_ eyes: HouseEyes, answered: Answered?, at now: Moment) {
-        if asking.out != nil, eyes.killing || !eyes.red { asking.settle() }
+        if asking.isOut, eyes.killing || !eyes.red { asking.settle() }
         asking.answered(answered, at: now)
     }
 
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
     /// `ready`, `armed`, `asking`.
-    public func value(armed: Bool) -> String {
-        asking.out != nil ? "asking" : armed ? "armed" : "ready"
+    public func value(armed: Bool) -> String { word(armed: armed).description }
+
+    /// `value` as written in the source, for the status document written straight (issue 21).
+    func word(armed: Bool) -> StaticString {
+        asking.isOut ? "asking" : armed ? "armed" : "ready"
     }
 }
 

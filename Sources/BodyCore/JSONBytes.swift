@@ -111,25 +111,29 @@ extension JSONBytes: PushedValue {
     }
 
     public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, JSONBytes?> {
-        var found = InlineArray<n, JSONBytes?>(repeating: nil)
+        // Where each key's value starts (-1: absent), the values made once at the end:
+        // an optional value looked at during the walk was copied and let go
+        // through its type's witnesses, key by key and member by member (issue 21).
+        var found = InlineArray<n, Int>(repeating: -1)
         eachMember { start, end, at in
             // A key with no escape and no byte above ASCII is its bytes (the common case);
             // any other is decoded and compared as a String, as the subscript does.
             var plain = true
             for k in (start + 1)..<end where b[k] >= 0x80 || b[k] == UInt8(ascii: "\\") { plain = false; break }
-            for k in keys.indices where found[k] == nil {
+            for k in keys.indices where found[k] < 0 {
                 let same = plain ? bytes(from: start + 1, to: end, are: keys[k])
                     : key(from: start, to: end, is: keys[k].description)
-                if same { found[k] = JSONBytes(b: b, at: at) }
+                if same { found[k] = at }
             }
             return true
         }
-        return found
+        return InlineArray { found[$0] < 0 ? nil : JSONBytes(b: b, at: found[$0]) }
     }
 
     /// The one walk of an object's members (the parse pass checked its shape):
     /// `visit` gets each key's quotes' places and where its value starts, and
-    /// returns false to stop.
+    /// returns false to stop. Inlined: no closure called a member.
+    @inline(__always)
     private func eachMember(_ visit: (_ keyStart: Int, _ keyEnd: Int, _ value: Int) -> Bool) {
         guard isObject else { return }
         var i = at + 1

@@ -16,10 +16,11 @@ public struct JSONOut {
     private var afterValue = false
     /// The bytes not yet in `bytes`: each piece (a comma, a name, a word) is
     /// written here, in place, and they go into `bytes` with one append a
-    /// few hundred bytes and at the end of each whole value. An append to the
+    /// kilobyte and at the end of each whole value (a status document, ~930
+    /// bytes, is then one append, not four; issue 21). An append to the
     /// array checks its sharing and room through the runtime, and a status
     /// document was hundreds of them, a quarter of a `/status` answer's CPU (perf, issue 21).
-    private var pending = InlineArray<256, UInt8>(repeating: 0)
+    private var pending = InlineArray<1024, UInt8>(repeating: 0)
     private var pendingCount = 0
     /// Objects and arrays open: at 0 a value is whole, and `pending` goes into `bytes`.
     private var depth = 0
@@ -103,6 +104,20 @@ public struct JSONOut {
 
     // MARK: values
 
+    /// A whole value written in the source as its JSON bytes (compact, keys in
+    /// byte order, as the writer would make it): copied in as it is.
+    @inline(__always)
+    public mutating func raw(_ json: StaticString) {
+        separate()
+        if json.utf8CodeUnitCount <= pending.count {
+            literal(json)
+        } else {
+            flush()
+            json.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+        settle()
+    }
+
     @inline(__always)
     public mutating func null() { separate(); literal("null"); settle() }
 
@@ -114,6 +129,18 @@ public struct JSONOut {
     }
 
     public mutating func string(_ s: String) { separate(); quoted(s); settle() }
+
+    /// A word written in the source, quoted: the contract's value words, which
+    /// need no escape, copied in without a String or a check (issue 21).
+    public mutating func word(_ w: StaticString) {
+        separate()
+        put(UInt8(ascii: "\""))
+        w.withUTF8Buffer { put($0) }
+        put(UInt8(ascii: "\""))
+        settle()
+    }
+
+    public mutating func word(_ w: StaticString?) { if let w { word(w) } else { null() } }
 
     /// As JSONEncoder writes a Double: integral values without a fraction. A value
     /// that is not finite (the body never builds one) is written as null, never as bad JSON.
@@ -233,7 +260,7 @@ public struct JSONOut {
     private mutating func flush() {
         guard pendingCount > 0 else { return }
         let count = pendingCount
-        // `bytes` is taken out to be written while `pending` is read: a copy of `pending` was 256 bytes a flush.
+        // `bytes` is taken out to be written while `pending` is read: a copy of `pending` was its whole kilobyte a flush.
         var out: [UInt8] = []
         swap(&out, &bytes)
         withUnsafeMutableBytes(of: &pending) { raw in

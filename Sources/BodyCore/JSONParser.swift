@@ -46,6 +46,7 @@ struct JSONParser {
         return c >= 0x20 && c < 0x7F ? "'\(Character(Unicode.Scalar(c)))'" : "byte 0x\(String(c, radix: 16))"
     }
 
+    @inline(__always)
     private mutating func space() {
         while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 }
     }
@@ -64,9 +65,11 @@ struct JSONParser {
         }
     }
 
-    private mutating func word(_ w: String) throws(JSONParseError) {
-        for c in w.utf8 {
-            guard i < b.count, b[i] == c else { throw fail("expected \(w), found \(shown())") }
+    /// A literal's bytes, from the source's (a String's UTF-8 view walked cost
+    /// more than the rest of a push's check, issue 21).
+    private mutating func word(_ w: StaticString) throws(JSONParseError) {
+        for k in 0..<w.utf8CodeUnitCount {
+            guard i < b.count, b[i] == w.utf8Start[k] else { throw fail("expected \(w), found \(shown())") }
             i += 1
         }
     }

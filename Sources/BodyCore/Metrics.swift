@@ -43,8 +43,28 @@ public struct Metrics: Sendable {
     /// Blips on each button's line that were no press (issue 18).
     public private(set) var noise: [ButtonRole: UInt64] = [:]
     public private(set) var hellos: [Hello: UInt64] = [:]
+    /// Answers sent, by HTTP status: 200s, nearly every answer, counted in a
+    /// field of their own (a hash into the dictionary at every answer, issue 21).
+    private var answered200: UInt64 = 0
+    private var answeredOther: [Int: UInt64] = [:]
+
     /// Answers sent, by HTTP status.
-    public private(set) var answers: [Int: UInt64] = [:]
+    public var answers: [Int: UInt64] {
+        var all = answeredOther
+        if answered200 > 0 { all[200] = answered200 }
+        return all
+    }
+
+    /// The least status answered above `code` (any, for nil), for `/metrics` in order.
+    func answerCode(after code: Int?) -> Int? {
+        let floor = code ?? Int.min
+        var least = answeredOther.keys.lazy.filter { $0 > floor }.min()
+        if answered200 > 0, floor < 200, 200 < least ?? Int.max { least = 200 }
+        return least
+    }
+
+    /// Answers sent with this status.
+    func answerCount(_ code: Int) -> UInt64 { code == 200 ? answered200 : answeredOther[code] ?? 0 }
 
     /// From a push's arrival to the lines driven from it.
     public private(set) var pushToLines = Histogram(bounds: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
@@ -102,7 +122,9 @@ public struct Metrics: Sendable {
 
     public mutating func hello(_ outcome: Hello) { hellos[outcome, default: 0] += 1 }
 
-    public mutating func answered(status: Int) { answers[status, default: 0] += 1 }
+    public mutating func answered(status: Int) {
+        if status == 200 { answered200 += 1 } else { answeredOther[status, default: 0] += 1 }
+    }
 
     public mutating func whereAnswered(asked: Double, answered: Double) {
         whereAnswer.observe(answered - asked)

@@ -3,7 +3,10 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
     case prep, live, soloPlay = "solo-play", wrapup
 
     /// The word the body shows for the stage.
-    public var word: String {
+    public var word: String { shown.description }
+
+    /// `word` as written in the source, for the status document written straight (issue 21).
+    var shown: StaticString {
         switch self {
         case .prep: "PREP"
         case .live: "LIVE"
@@ -12,19 +15,34 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
         }
     }
 
+    /// `rawValue` as written in the source (the same: StatusDocumentTests).
+    var key: StaticString {
+        switch self {
+        case .prep: "prep"
+        case .live: "live"
+        case .soloPlay: "solo-play"
+        case .wrapup: "wrapup"
+        }
+    }
+
     /// A pushed phase, at most 16 characters, lower-cased; unknown words are nil, never a guess.
     public static func from(phase: String) -> Stage? {
         // An ASCII phase is matched on its bytes, lower-cased as they are compared:
         // the same answer (every word is at most 9 bytes, within the 16 kept),
-        // without the two Strings made at every push.
-        if phase.utf8.allSatisfy({ $0 < 0x80 }) {
-            guard phase.utf8.count <= 9 else { return nil }
-            if same(phase, "prep") { return .prep }
-            if same(phase, "live") { return .live }
-            if same(phase, "solo-play") || same(phase, "solo_play") || same(phase, "soloplay") { return .soloPlay }
-            if same(phase, "wrapup") { return .wrapup }
+        // without the two Strings made at every push. One buffer of the bytes,
+        // not the String's UTF-8 view walked for each word (issue 21).
+        var phase = phase
+        var ascii = true
+        let known = phase.withUTF8 { p -> Stage? in
+            for c in p where c >= 0x80 { ascii = false; return nil }
+            guard p.count <= 9 else { return nil }
+            if same(p, "prep") { return .prep }
+            if same(p, "live") { return .live }
+            if same(p, "solo-play") || same(p, "solo_play") || same(p, "soloplay") { return .soloPlay }
+            if same(p, "wrapup") { return .wrapup }
             return nil
         }
+        if ascii { return known }
         return switch String(phase.prefix(Cut.phase)).lowercased() {
         case "prep": .prep
         case "live": .live
@@ -34,14 +52,13 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
         }
     }
 
-    /// Whether an ASCII phase lower-cased is `word`.
-    private static func same(_ phase: String, _ word: StaticString) -> Bool {
-        guard phase.utf8.count == word.utf8CodeUnitCount else { return false }
-        var i = 0
-        for c in phase.utf8 {
+    /// Whether an ASCII phase's bytes lower-cased are `word`.
+    private static func same(_ phase: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard phase.count == word.utf8CodeUnitCount else { return false }
+        for i in 0..<phase.count {
+            let c = phase[i]
             let lower = c >= 0x41 && c <= 0x5A ? c + 0x20 : c
             guard lower == word.utf8Start[i] else { return false }
-            i += 1
         }
         return true
     }

@@ -38,7 +38,7 @@ public struct OnAirSwitch: Equatable, Sendable {
 
     /// A push arrived: settle on evidence (the asked-for state, or an error for this id).
     public mutating func adopt(_ state: OnAirState, answered: Answered?, at now: Moment) {
-        if asking.out != nil, state.on == askedOn {
+        if asking.isOut, state.on == askedOn {
             asking.settle()
         }
         asking.answered(answered, at: now)
@@ -51,9 +51,12 @@ public struct OnAirSwitch: Equatable, Sendable {
     public static let values = ["on", "off", "unknown", "armed", "asking"]
 
     /// The value word: armed and asking win over the state they act on.
-    public func value(state: OnAirState, armed: Bool) -> String {
+    public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
+
+    /// `value` as written in the source, for the status document written straight (issue 21).
+    func word(state: OnAirState, armed: Bool) -> StaticString {
         if armed { return "armed" }
-        if asking.out != nil { return "asking" }
+        if asking.isOut { return "asking" }
         switch state.on {
         case true?: return "on"
         case false?: return "off"

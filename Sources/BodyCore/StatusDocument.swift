@@ -281,6 +281,12 @@ extension StatusDocument.Eyes: JSONWritable {
 
 extension StatusDocument.Button: JSONWritable {
     public func write(to out: inout JSONOut) {
+        // A button at rest, nearly every one in every document, is one
+        // constant: four of them a status document (issue 21).
+        if !held && noise == 0 && !stuck {
+            out.raw(#"{"held":false,"noise":0,"stuck":false}"#)
+            return
+        }
         out.object { o in
             o.field("held"); o.bool(held)
             o.field("noise"); o.number(noise)

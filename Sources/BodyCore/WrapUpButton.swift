@@ -10,7 +10,7 @@ public struct WrapUpButton: Equatable, Sendable {
     }
 
     public func visible(_ state: OnAirState) -> Bool {
-        Self.shows(state) || asking.out != nil
+        Self.shows(state) || asking.isOut
     }
 
     public mutating func tap(state: OnAirState, group: inout TwoPressGroup<ButtonRole>,
@@ -29,7 +29,7 @@ public struct WrapUpButton: Equatable, Sendable {
 
     /// Settles when the push shows off or the wrapup stage, or an error for this id.
     public mutating func adopt(_ state: OnAirState, answered: Answered?, at now: Moment) {
-        if asking.out != nil, state.on == false || state.stage == .wrapup {
+        if asking.isOut, state.on == false || state.stage == .wrapup {
             asking.settle()
         }
         asking.answered(answered, at: now)
@@ -38,8 +38,11 @@ public struct WrapUpButton: Equatable, Sendable {
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
     /// `hidden`, `ready`, `armed`, `asking`.
-    public func value(state: OnAirState, armed: Bool) -> String {
-        if asking.out != nil { return "asking" }
+    public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
+
+    /// `value` as written in the source, for the status document written straight (issue 21).
+    func word(state: OnAirState, armed: Bool) -> StaticString {
+        if asking.isOut { return "asking" }
         guard visible(state) else { return "hidden" }
         return armed ? "armed" : "ready"
     }

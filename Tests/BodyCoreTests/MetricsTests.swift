@@ -122,6 +122,22 @@ struct MetricsTests {
         #expect(buffer.withUnsafeBufferPointer { $0.baseAddress } == storage)
     }
 
+    @Test("answers by code: 200s counted apart, every code said once in order")
+    func answersByCode() {
+        var m = Metrics()
+        for status in [404, 200, 101, 200, 500, 404, 200] { m.answered(status: status) }
+        #expect(m.answers == [101: 1, 200: 3, 404: 2, 500: 1])
+        let text = m.text(name: "s", version: "1", MetricsGauges(
+            onAir: "off", orielSilent: false, boardOK: true, previewRunning: false, whereWatching: false, waitingPolls: 0))
+        #expect(text.contains("""
+            studio_body_http_answers_total{code="101"} 1
+            studio_body_http_answers_total{code="200"} 3
+            studio_body_http_answers_total{code="404"} 2
+            studio_body_http_answers_total{code="500"} 1
+            # HELP studio_body_on_air
+            """))
+    }
+
     @Test("an On Air word the state set does not list still shows, alone at 1")
     func unlistedWord() {
         let text = Metrics().text(name: "s", version: "1", MetricsGauges(

@@ -40,6 +40,14 @@ struct StatusDocumentTests {
         for role in OutputRole.allCases { #expect(role.key.description == role.rawValue) }
     }
 
+    @Test("each stage's name and word as written in the source are its rawValue and word")
+    func stageWords() {
+        for stage in Stage.allCases {
+            #expect(stage.key.description == stage.rawValue)
+            #expect(stage.shown.description == stage.word)
+        }
+    }
+
     @Test("the bytes carry the null fields literally")
     func nullsInBytes() {
         let text = String(decoding: BodyJSON.encode(studio(at: 100).status(at: Moment(100), quietExtras)), as: UTF8.self)
