@@ -189,6 +189,8 @@ public final class EventLoop: @unchecked Sendable {
     /// The timerfd is armed once a turn, just before the wait, however many
     /// timers the turn scheduled or cancelled (each was a `timerfd_settime`).
     private var rearmDue = false
+    /// How far away an armed time must be to be left when the earliest due moves later.
+    static let earlyWakeLeft = 1.0
 
     private func rearm() {
         rearmDue = false
@@ -197,11 +199,13 @@ public final class EventLoop: @unchecked Sendable {
         for t in timers.values where t.due < due ?? .infinity { due = t.due }
         for s in slots { if let d = s.due, d < due ?? .infinity { due = d } }
         if due == armedFor { return }
-        // Later than the time armed: the timerfd is left to fire early, once; that
-        // pass finds nothing due and arms it for the real time. A push moves
-        // Oriel's silence later every time, which cost a timerfd_settime a push
-        // (issue 21); an early wake costs one read and one settime.
-        if let armed = armedFor, let due, armed < due { return }
+        // Later than the time armed, which is a second or more away: the timerfd is
+        // left to fire early, once; that pass finds nothing due and arms it for the
+        // real time. A push moves Oriel's silence later every time, which cost a
+        // timerfd_settime a push (issue 21). One armed sooner is moved at once: a
+        // blink that a push stopped would otherwise wake the body for nothing
+        // within the second (a context switch, dearer than the settime).
+        if let armed = armedFor, let due, armed < due, armed - EventLoop.monotonic() >= Self.earlyWakeLeft { return }
         do throws(Errno) {
             try timer.arm(at: due)
             armedFor = due

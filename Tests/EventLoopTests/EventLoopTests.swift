@@ -191,6 +191,20 @@ struct EventLoopTests {
         #expect(try #require(ran.first) >= start + 0.06)
     }
 
+    @Test("a timer moved later from a time over a second away runs at its new time, not at the one left armed")
+    func movedLaterFromFarRunsLate() throws {
+        let loop = try EventLoop()
+        let start = EventLoop.monotonic()
+        var ran: [Double] = []
+        let slot = loop.makeTimer { ran.append(EventLoop.monotonic()); loop.stop() }
+        loop.arm(slot, at: start + 1.2)
+        // Moved later while the timerfd waits for it 1.2 s away: left armed (issue 21).
+        loop.post { loop.arm(slot, at: start + 1.3) }
+        try loop.run()
+        #expect(ran.count == 1)
+        #expect(try #require(ran.first) >= start + 1.3)
+    }
+
     @Test("a timer an action arms for a time already past runs on the next pass, after the timers already due")
     func armedInPassWaits() throws {
         let loop = try EventLoop()
