@@ -43,38 +43,34 @@ public struct BearerAuth: Sendable {
         return given.withUTF8 { matches($0) }
     }
 
-    /// Constant time: the loop runs over every given byte and never exits early,
-    /// and a length mismatch only sets a bit, so timing tells nothing of the token.
+    /// Constant time: one loop over every given byte, eight at a time, with no
+    /// early exit, whatever the length; a length that differs only starts the
+    /// difference at 1 and reads the token round, so timing tells nothing of the
+    /// token, nor of its length (issue 21 made it word-wise: a byte at a time was
+    /// most of a check, two a request).
     private func matches(_ given: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !token.isEmpty else { return false }
-        if given.count == token.count {
-            // The usual case: eight bytes at a time, every one of them, no early
-            // exit (issue 21: a byte at a time was most of a check, two a request).
-            return token.withUnsafeBytes { token in
-                let given = UnsafeRawBufferPointer(given)
-                var diff: UInt64 = 0
-                var i = 0
-                while i + 8 <= given.count {
-                    diff |= given.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                        ^ token.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    i += 8
-                }
-                while i < given.count {
-                    diff |= UInt64(given[i] ^ token[i])
-                    i += 1
-                }
-                return diff == 0
+        return token.withUnsafeBytes { token in
+            let given = UnsafeRawBufferPointer(given)
+            let sameLength = given.count == token.count
+            var diff: UInt64 = sameLength ? 0 : 1
+            var i = 0, j = 0
+            // Words only from a token of a word or more; `j` wraps before a read past its end.
+            let words = token.count >= 8
+            while words && i + 8 <= given.count {
+                diff |= given.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    ^ token.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                i += 8
+                j += 8
+                if j + 8 > token.count { j = 0 }
             }
-        }
-        var diff: UInt8 = 1
-        // Token byte `i % count`, counted round rather than divided for at each byte;
-        // the wrap depends on the lengths only, never on the bytes.
-        return token.withUnsafeBufferPointer { token in
-            var j = 0
-            for i in 0..<given.count {
-                diff |= given[i] ^ token[j]
-                j += 1
-                if j == token.count { j = 0 }
+            // The tail: the same place in the token when the lengths match, round it when not.
+            var t = sameLength ? i : j
+            while i < given.count {
+                diff |= UInt64(given[i] ^ token[t])
+                i += 1
+                t += 1
+                if t == token.count { t = 0 }
             }
             return diff == 0
         }

@@ -51,6 +51,17 @@ struct BearerAuthTests {
         }
     }
 
+    @Test("a token of another length is refused, even the token repeated, cut short or run on", arguments: [1, 7, 8, 9, 16, 19, 33])
+    func otherLengths(length: Int) {
+        let token = String(decoding: (0..<length).map { UInt8(0x61 + $0 % 26) }, as: UTF8.self)
+        let auth = BearerAuth(token: token)
+        for given in [token + token, String(token.dropLast()), token + "a", String(repeating: token, count: 3) + "xyz"]
+        where !given.isEmpty {
+            #expect(!auth.allows("Bearer \(given)"), "\(given.count) bytes")
+            #expect(!auth.allows(token: given))
+        }
+    }
+
     @Test("a missing header is refused")
     func missing() {
         #expect(!auth.allows(nil))
