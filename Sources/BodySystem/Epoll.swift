@@ -70,12 +70,14 @@ public final class Epoll {
     /// Waits until something is ready, at most `timeout` milliseconds (-1: no
     /// limit), for at most `maxEvents` events; a signal that
     /// interrupts the wait waits again. The events are read where the kernel
-    /// wrote them: let them go before the next wait, which writes over them.
+    /// wrote them, in a buffer the next wait reuses once they are let go.
     public func wait(maxEvents: Int = 32, timeout: Int32 = -1) throws(Errno) -> Ready {
         let epfd = raw
         guard epfd >= 0 else { throw Errno.badFileDescriptor }
         let max = Swift.max(1, maxEvents)
-        if events.capacity < max { events = EventBuffer(capacity: max) }
+        // A `Ready` still held (a wait from inside an action walking the last one)
+        // keeps its events: this wait takes a buffer of its own, never writes over them.
+        if events.capacity < max || !isKnownUniquelyReferenced(&events) { events = EventBuffer(capacity: max) }
         let events = self.events
         let n = try valueOrErrno { system_epoll_wait(epfd, events.start, Int32(max), timeout) }.get()
         return Ready(events: events, count: Int(n))

@@ -136,6 +136,22 @@ struct DescriptorTests {
         #expect(try Set(epoll.wait(maxEvents: 8, timeout: 0).map(\.registration)) == [10, 11, 12])
     }
 
+    @Test("a wait while the last one's events are still held leaves them as they were")
+    func heldEventsKept() throws {
+        let epoll = try Epoll()
+        let a = try EventCounter(), b = try EventCounter()
+        try epoll.add(a.descriptor!, registration: 1)
+        try a.signal()
+        let first = try epoll.wait(timeout: 0)
+        _ = try a.drain()
+        try epoll.add(b.descriptor!, registration: 2)
+        try b.signal()
+        // As an action that waits again while the loop walks `first` would.
+        let second = try epoll.wait(timeout: 0)
+        #expect(second.map(\.registration) == [2])
+        #expect(first.map(\.registration) == [1], "the second wait wrote over the first's events")
+    }
+
     @Test("epoll reports the registration it was given, not the descriptor")
     func registration() throws {
         let epoll = try Epoll()
