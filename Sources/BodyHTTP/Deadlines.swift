@@ -57,12 +57,8 @@ struct Deadlines: Equatable {
         Cuts(heads: head.late(heads, at: now), bodies: body.late(bodies, at: now))
     }
 
-    /// When the first of either is due; nil when nothing waits.
-    func next(heads: [Double], bodies: [Double]) -> Double? {
-        [head.next(heads), body.next(bodies)].compactMap { $0 }.min()
-    }
-
-    /// The same given only the earliest start of each (nil when none waits).
+    /// When the first of either is due, from the earliest start of each (nil:
+    /// none waits). The server keeps only those two (issue 21: no lists a run).
     func next(firstHead: Double?, firstBody: Double?) -> Double? {
         let head = firstHead.map { $0 + self.head.seconds }
         let body = firstBody.map { $0 + self.body.seconds }
@@ -72,7 +68,7 @@ struct Deadlines: Equatable {
     }
 
     /// Seconds from `now` until the next of either is due (0 when one is past); nil when nothing waits.
-    func timeout(heads: [Double], bodies: [Double], at now: Double) -> Double? {
-        next(heads: heads, bodies: bodies).map { max(0, $0 - now) }
+    func timeout(firstHead: Double?, firstBody: Double?, at now: @autoclosure () -> Double) -> Double? {
+        next(firstHead: firstHead, firstBody: firstBody).map { max(0, $0 - now()) }
     }
 }

@@ -177,8 +177,9 @@ public final class HTTPServer {
         for exchange in live where exchange.state.isReadingBody && !exchange.cutOff {
             if exchange.headAt < firstBody ?? .infinity { firstBody = exchange.headAt }
         }
-        guard let due = deadlines.next(firstHead: hangups?.firstHeadWaiting, firstBody: firstBody) else { return mhd }
-        let deadline = max(0, due - Self.monotonic())
+        // The clock is read only when a deadline waits (a system call in the VM).
+        guard let deadline = deadlines.timeout(firstHead: hangups?.firstHeadWaiting, firstBody: firstBody,
+                                               at: Self.monotonic()) else { return mhd }
         return min(mhd ?? deadline, deadline)
     }
 

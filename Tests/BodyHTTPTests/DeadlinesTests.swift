@@ -28,13 +28,13 @@ struct DeadlinesTests {
         #expect(Deadline(seconds: 5).next([Double]()) == nil)
     }
 
-    @Test("the next one due from the earliest start of each is the one the lists give")
+    @Test("the next one due is the earlier of the first head's and the first body's")
     func nextFromFirst() {
         var limits = HTTPLimits()
         limits.headDeadline = 5
         limits.bodyDeadline = 10
         let rule = Deadlines(limits)
-        #expect(rule.next(firstHead: 100, firstBody: 98) == rule.next(heads: [100, 103], bodies: [98, 99]))
+        #expect(rule.next(firstHead: 100, firstBody: 98) == 105)
         #expect(rule.next(firstHead: 100, firstBody: 94) == 104)
         #expect(rule.next(firstHead: 100, firstBody: nil) == 105)
         #expect(rule.next(firstHead: nil, firstBody: 100) == 110)
@@ -51,16 +51,15 @@ struct DeadlinesTests {
         #expect(at106.heads == [1] && at106.bodies.isEmpty)
         let at110 = rule.cuts(heads: [(1, 100.0)], bodies: [("push", 100.0)], at: 110)
         #expect(at110.heads == [1] && at110.bodies == ["push"])
-        #expect(rule.next(heads: [100], bodies: [92]) == 102)
-        #expect(rule.next(heads: [100], bodies: [97]) == 105)
-        #expect(rule.next(heads: [], bodies: []) == nil)
+        #expect(rule.next(firstHead: 100, firstBody: 92) == 102)
+        #expect(rule.next(firstHead: 100, firstBody: 97) == 105)
     }
 
     @Test("the timeout is the seconds to the next due, never below 0",
           arguments: [(100.0, 5.0 as Double?), (104, 1), (105, 0), (120, 0)])
     func timeout(now: Double, expected: Double?) {
         let rule = Deadlines(HTTPLimits())  // 5 s each
-        #expect(rule.timeout(heads: [100], bodies: [], at: now) == expected)
-        #expect(rule.timeout(heads: [], bodies: [], at: now) == nil)
+        #expect(rule.timeout(firstHead: 100, firstBody: nil, at: now) == expected)
+        #expect(rule.timeout(firstHead: nil, firstBody: nil, at: now) == nil)
     }
 }
