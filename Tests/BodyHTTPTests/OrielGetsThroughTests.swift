@@ -10,18 +10,25 @@ import BodyTestSupport
 struct LimitRuleTests {
     final class Clock: @unchecked Sendable { var now = 100.0 }
 
+    /// `n` connected pairs, their ends in a row (0-1, 2-3, ...): a connection
+    /// the watch opens on each even one. The caller closes them.
+    func socketPairs(_ n: Int) throws -> [Int32] {
+        var pairs: [Int32] = []
+        for _ in 0..<n {
+            var pair: [Int32] = [0, 0]
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+            pairs += pair
+        }
+        return pairs
+    }
+
     @Test("the first head waiting follows every change: a trust, a close, a head, the next wait")
     func firstHeadWaiting() throws {
         let epoll = try Epoll()
         defer { epoll.close() }
         let clock = Clock()
         let watch = HangupWatch(epoll: epoll, clock: { clock.now })
-        var pairs: [Int32] = [0, 0, 0, 0, 0, 0]
-        for i in 0..<3 {
-            var pair: [Int32] = [0, 0]
-            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-            pairs[2 * i] = pair[0]; pairs[2 * i + 1] = pair[1]
-        }
+        let pairs = try socketPairs(3)
         defer { for fd in pairs { close(fd) } }
         let a = OpaquePointer(bitPattern: 1)!, b = OpaquePointer(bitPattern: 2)!, c = OpaquePointer(bitPattern: 3)!
         watch.opened(a, fd: pairs[0])
@@ -50,12 +57,7 @@ struct LimitRuleTests {
         defer { epoll.close() }
         let clock = Clock()
         let watch = HangupWatch(epoll: epoll, clock: { clock.now })
-        var pairs: [Int32] = [0, 0, 0, 0, 0, 0]
-        for i in 0..<3 {
-            var pair: [Int32] = [0, 0]
-            #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-            pairs[2 * i] = pair[0]; pairs[2 * i + 1] = pair[1]
-        }
+        let pairs = try socketPairs(3)
         defer { for fd in pairs { close(fd) } }
         let stranger = OpaquePointer(bitPattern: 1)!, oriel = OpaquePointer(bitPattern: 2)!, done = OpaquePointer(bitPattern: 3)!
         watch.opened(stranger, fd: pairs[0])
