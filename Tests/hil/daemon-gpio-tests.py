@@ -664,6 +664,30 @@ def noise(chip, body):
     body.push({"on": False})
 
 
+def where_it_is(pid):
+    """What a body that stopped answering is doing: each thread's state, wait
+    channel and kernel stack (the v2 chip scenario has lost its body with no
+    log line, alive and deaf; this is what the next failure shows)."""
+    if pid is None or not os.path.isdir(f"/proc/{pid}"):
+        return "     (no process)"
+    out = []
+    for tid in sorted(os.listdir(f"/proc/{pid}/task")):
+        t = f"/proc/{pid}/task/{tid}"
+        try:
+            state = next((l for l in open(f"{t}/status").read().splitlines() if l.startswith("State:")), "State: ?")
+            wchan = open(f"{t}/wchan").read().strip() or "-"
+            stack = open(f"{t}/stack").read().strip().replace("\n", " | ") if os.path.exists(f"{t}/stack") else "-"
+            out.append(f"     thread {tid} ({open(f'{t}/comm').read().strip()}): {state.split(':', 1)[1].strip()}, "
+                       f"wchan {wchan}, stack {stack[:600]}")
+        except OSError as e:
+            out.append(f"     thread {tid}: {e}")
+    try:
+        out.append(f"     {len(os.listdir(f'/proc/{pid}/fd'))} descriptors open")
+    except OSError as e:
+        out.append(f"     descriptors: {e}")
+    return "\n".join(out)
+
+
 def chip_down_up(chip, body):
     body.push({"on": True, "phase": "live"})
     check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "before the chip goes: the lamp is lit")
@@ -894,6 +918,7 @@ def main():
                 # The body's own last words, while it is still this scenario's: a later start replaces the log.
                 print("     body log at the failure (exit " + str(body.proc.poll() if body.proc else None) + "):\n     "
                       + "\n     ".join(body.log().splitlines()[-30:]), flush=True)
+                print(where_it_is(body.proc.pid if body.proc else None), flush=True)
     finally:
         body.stop(signal.SIGKILL)
         if failures:
