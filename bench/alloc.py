@@ -12,8 +12,9 @@ the requests made is counted:
   ears     POST /sim/press?button=kill&presses=2&gap=0.45, then GET /ears?after=NEXT&wait=4,
            answered when the second press is confirmed: 3 warm-up, then 20 rounds
            (a two-press takes half a second of real time); counted per round, both
-           requests and the press's edges and confirmations. The body's kill is then
-           settled by a push of {"eyes":{"red":false}} outside the count. A round whose
+           requests and the press's edges and confirmations. The kill is then settled
+           by a push of {"eyes":{"red":false}} outside the count (both programs
+           blink the armed LED while it is asked: bench/reference.c). A round whose
            press a late loop lost (a loaded machine) is made again, not counted, up to 5.
 
   python3 bench/alloc.py [--body BIN] [--runs N] [--check BOUNDS] [--json OUT]
@@ -145,7 +146,7 @@ def per_request(prog, warm, n, one):
 FACES = [b'{"onair":{"on":true,"phase":"live"}}', b'{"onair":{"on":false,"phase":"live"}}']
 
 
-def measure(prog, is_body, warm, n, rounds):
+def measure(prog, warm, n, rounds):
     out = {}
     out["status"] = per_request(prog, warm, n, lambda c, i: ask(c, "GET", "/status"))
     out["face"] = per_request(prog, warm, n, lambda c, i: ask(c, "POST", "/face", FACES[i % 2]))
@@ -174,8 +175,7 @@ def measure(prog, is_body, warm, n, rounds):
             for k in FIELDS:
                 totals[k] += after[k] - before[k]
         done += 1
-        if is_body:
-            ask(conn, "POST", "/face", b'{"eyes":{"red":false}}')
+        ask(conn, "POST", "/face", b'{"eyes":{"red":false}}')  # both stop their asking blink
     conn.close()
     out["ears"] = {k: v / rounds for k, v in totals.items()}
     out["ears_lost"] = lost
@@ -208,7 +208,7 @@ def one_run(body, ref, work, shim, warm, n, rounds):
 
         def run(p):
             try:
-                results[p.name] = measure(p, p.name == "body", warm, n, rounds)
+                results[p.name] = measure(p, warm, n, rounds)
             except Exception as e:  # reported below, in words
                 errors.append(f"{p.name}: {e}")
         threads = [threading.Thread(target=run, args=(p,)) for p in progs]

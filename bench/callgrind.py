@@ -10,8 +10,8 @@ the counters are dumped (`callgrind_control -d`).
   face     POST /face, {"onair":{"on":...,"phase":"live"}} on and off in turn   20, N
   press    POST /sim/press?button=kill&presses=2&gap=0.45 and the waiting
            GET /ears?after=N&wait=4, then 0.15 s for the release  3, N rounds;
-           the body's kill is settled by a push of {"eyes":{"red":false}} that
-           IS counted (about one push's worth: host-status.py leaves it out)
+           the kill is settled by a push of {"eyes":{"red":false}} that IS
+           counted for both (about one push's worth: host-status.py leaves it out)
 
 Prints instructions an operation and the part that is libmicrohttpd's pool
 memset (zeroed at every request: 36 KiB for the body, 32 KiB for the reference;
@@ -58,9 +58,8 @@ def run_ops(conn, who, op, n, nxt=None):
             time.sleep(0.15)
             lost += b'"items":[]' in got
             nxt = int(re.search(rb'"next":(\d+)', got).group(1))
-            if who == "body":
-                conn.ask("POST", "/face", b'{"eyes":{"red":false}}')
-                time.sleep(0.02)
+            conn.ask("POST", "/face", b'{"eyes":{"red":false}}')  # both stop their asking blink
+            time.sleep(0.02)
     return lost, nxt
 
 

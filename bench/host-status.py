@@ -18,9 +18,12 @@ board), alternating, N rounds, each program started afresh a round. Not a test.
           else the program did meanwhile (--presses rounds after 2 to warm up); its CPU
           a second while idle is printed beside it. CPU from each thread's
           /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts 10 ms
-          ticks, coarser than a round). The body's kill is settled after
-          each round by a push of {"eyes":{"red":false}}, outside the count (the
-          reference has no kill); a round whose press a late loop lost is made again.
+          ticks, coarser than a round). The kill is settled after each round by a push
+          of {"eyes":{"red":false}}, outside the count: both programs blink the armed
+          LED at 4 Hz while the press is asked (DESIGN section 2; the reference since
+          the fourth session of issue 21, as it confirms a press as the body does), so
+          a round holds one blink for both. A round whose press a late loop lost is
+          made again.
 
   python3 bench/host-status.py [--rounds 3] [--seconds 5] [--paths status,push,press] [--presses 10]
 Builds the reference with cc and the body with `make build` (.build/release/studio-body).
@@ -114,7 +117,7 @@ def next_item(doc):
     return int(re.search(rb'"next":(\d+)', doc).group(1))
 
 
-def press_rounds(proc, port, is_body, rounds, warm=2):
+def press_rounds(proc, port, rounds, warm=2):
     """CPU (µs) of each counted two-press round, how many were lost and made again,
     the CPU (µs) a second while idle just before, and a round's mean length (s)."""
     conn = Connection(port, TOKEN)
@@ -149,9 +152,9 @@ def press_rounds(proc, port, is_body, rounds, warm=2):
             per.append(sum(after[t] - before[t] for t in after) * 1e6)
             wall.append(t1 - t0)
         done += 1
-        if is_body:
-            conn.ask("POST", "/face", b'{"eyes":{"red":false}}')  # the kill settled, outside the count
-            time.sleep(0.02)  # and its answer's tail (the log line) too
+        # The kill settled (both programs stop their asking blink), outside the count.
+        conn.ask("POST", "/face", b'{"eyes":{"red":false}}')
+        time.sleep(0.02)  # and its answer's tail (the body's log line) too
     conn.close()
     return per, lost, idle, sum(wall) / len(wall)
 
@@ -209,7 +212,7 @@ def main():
                     rows[name]["push"].append((rps16, us))
                     print(f"round {r + 1} {name} push: -c16 {rps16:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
                 if "press" in paths:
-                    per, l, idle, secs = press_rounds(proc, ports[name], name == "body", a.presses)
+                    per, l, idle, secs = press_rounds(proc, ports[name], a.presses)
                     lost[name] += l
                     us = sum(per) / len(per)
                     rows[name]["press"].append((us, idle))

@@ -15,13 +15,19 @@
  *     {"kind":"onair","on":true}; GET /ears?after=N&wait=S waits for it;
  *   - GET /status answers a document of --status-bytes bytes (the body's size),
  *     GET /metrics a text of --metrics-bytes bytes;
+ *   - the armed LED, as the body shows it (docs/DESIGN.md section 2): lit
+ *     steady while armed; after the fire, blinking 4 Hz (a timerfd every
+ *     0.125 s) while the press is asked, until the next POST /face or 15 s
+ *     (the On Air wait). The line is --armed GPIO22 when given, else a
+ *     variable: the rule's wake-ups are the body's, so a press round's CPU
+ *     compares code, not the rule (issue 21, as the bounce window above);
  *   - with --lamp none the button is a simulated line, as on the body's sim
  *     board: POST /sim/press?presses=N&gap=S schedules its edges on a timerfd
  *     (down at each press, up 0.1 s later), and a read says the level of the
  *     last edge whose time has come (bench/alloc.py).
  *
  * cc -O2 -o reference reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)
- * reference --port P --token-file F --lamp GPIO17 --button GPIO23 --status-bytes N
+ * reference --port P --token-file F --lamp GPIO17 --button GPIO23 [--armed GPIO22] --status-bytes N
  * reference ... --lamp none     (no GPIO: a simulated button; bench/host-status.py, bench/alloc.py)
  */
 #define _GNU_SOURCE
@@ -42,7 +48,7 @@
 
 static char token[256];
 static size_t token_len;
-static struct gpiod_line *lamp, *button;
+static struct gpiod_line *lamp, *button, *armed_led;
 static int lamp_on;
 static int status_bytes = 1200;
 static int metrics_bytes = 1200;
@@ -54,6 +60,9 @@ static double armed_at = -1;
 static int contact_down, window_open;
 static double window_first, window_end;
 static int confirm_fd = -1;              /* a timerfd at the window's end */
+/* The armed LED: its level, and the asking blink's timerfd and end. */
+static int armed_lit, blink_fd = -1;
+static double asking_since = -1, blink_next;
 
 /* The simulated line (--lamp none): edges due, in time order, on a timerfd. */
 #define MAX_SIM_EDGES 64
@@ -89,6 +98,20 @@ static void arm_at(int fd, double at) {
     if (at > 0) { t.it_value.tv_sec = (time_t)at; t.it_value.tv_nsec = (long)((at - (double)(time_t)at) * 1e9); }
     if (at > 0 && t.it_value.tv_sec == 0 && t.it_value.tv_nsec == 0) t.it_value.tv_nsec = 1;
     timerfd_settime(fd, TFD_TIMER_ABSTIME, &t, NULL);
+}
+
+static void armed_set(int lit) {
+    if (lit == armed_lit) return;
+    armed_lit = lit;
+    if (armed_led) gpiod_line_set_value(armed_led, lit);
+}
+
+/* Asking ends (a push came, or the 15 s wait ran out): the LED dark, the timer off. */
+static void asking_ends(void) {
+    if (asking_since < 0) return;
+    asking_since = -1;
+    arm_at(blink_fd, 0);
+    armed_set(0);
 }
 
 static enum MHD_Result answer(struct MHD_Connection *c, unsigned code, char *text, size_t len) {
@@ -183,13 +206,15 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *c, const char
     if (!strcmp(url, "/metrics")) return metrics(c);
     if (!strcmp(url, "/sim/press") && !strcmp(method, "POST") && sim_fd >= 0) return sim_press(c);
     if (!strcmp(url, "/face") && !strcmp(method, "POST")) {
+        asking_ends();
         const char *on = strstr(r->body, "\"on\"");
-        if (!on) return answer(c, 400, "{\"error\":\"no onair.on\"}", 23);
+        if (!on) return status(c);  /* a push with no onair (the kill settled): the status */
         on = strchr(on + 4, ':');
         while (on && (*++on == ' ')) {}
         int value = on && !strncmp(on, "true", 4);
         if (value != lamp_on) { lamp_on = value; if (lamp) gpiod_line_set_value(lamp, value); }
         armed_at = -1;
+        armed_set(0);
         return status(c);
     }
     if (!strcmp(url, "/ears")) {
@@ -225,13 +250,28 @@ static void wake_waiters(int all_due_only) {
 }
 
 /* A confirmed press at `at`: the two-press. */
+/* The blink's timerfd: the next half period, or the end of the wait. */
+static void blink(void) {
+    uint64_t ticks;
+    if (read(blink_fd, &ticks, sizeof ticks) < 0 || asking_since < 0) return;
+    double t = now();
+    if (t - asking_since >= 15) { asking_ends(); return; }
+    while (blink_next <= t) blink_next += 0.125;
+    armed_set(((int)((t - asking_since) / 0.125) % 2) == 0);
+    arm_at(blink_fd, blink_next);
+}
+
 static void press(double at) {
     if (armed_at >= 0 && at - armed_at >= 5) armed_at = -1;
-    if (armed_at < 0) { armed_at = at; return; }
+    if (armed_at < 0) { armed_at = at; armed_set(1); return; }
     if (at - armed_at < 0.4) return;
     armed_at = -1;
     fired_item = ++last_item;
     wake_waiters(0);
+    asking_since = now();
+    blink_next = asking_since + 0.125;
+    armed_set(1);
+    arm_at(blink_fd, blink_next);
 }
 
 /* A window ends with the line read `down`: a move from the contact's level is
@@ -282,12 +322,13 @@ static volatile sig_atomic_t stop;
 static void on_signal(int s) { (void)s; stop = 1; }
 
 int main(int argc, char **argv) {
-    const char *port = "8790", *token_file = NULL, *lamp_name = "GPIO17", *button_name = "GPIO23";
+    const char *port = "8790", *token_file = NULL, *lamp_name = "GPIO17", *button_name = "GPIO23", *armed_name = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--port")) port = argv[i + 1];
         else if (!strcmp(argv[i], "--token-file")) token_file = argv[i + 1];
         else if (!strcmp(argv[i], "--lamp")) lamp_name = argv[i + 1];
         else if (!strcmp(argv[i], "--button")) button_name = argv[i + 1];
+        else if (!strcmp(argv[i], "--armed")) armed_name = argv[i + 1];
         else if (!strcmp(argv[i], "--status-bytes")) status_bytes = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--metrics-bytes")) metrics_bytes = atoi(argv[i + 1]);
         else { fprintf(stderr, "reference: unknown option %s\n", argv[i]); return 2; }
@@ -310,11 +351,19 @@ int main(int argc, char **argv) {
                                                 GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP | GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW};
         if (gpiod_line_request(button, &cfg, 0) < 0) { perror("reference: button"); return 1; }
         button_fd = gpiod_line_event_get_fd(button);
+        if (armed_name) {
+            armed_led = gpiod_line_find(armed_name);
+            if (!armed_led || gpiod_line_request_output(armed_led, "reference", 0) < 0) {
+                fprintf(stderr, "reference: armed LED %s not found or busy\n", armed_name);
+                return 1;
+            }
+        }
     } else {
         sim_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
     }
     confirm_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-    if (confirm_fd < 0 || (!lines && sim_fd < 0)) { perror("reference: timerfd"); return 1; }
+    blink_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+    if (confirm_fd < 0 || blink_fd < 0 || (!lines && sim_fd < 0)) { perror("reference: timerfd"); return 1; }
 
     struct MHD_Daemon *d = MHD_start_daemon(MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG,
                                             (uint16_t)atoi(port), NULL, NULL, access_cb, NULL,
@@ -331,6 +380,8 @@ int main(int argc, char **argv) {
     epoll_ctl(ep, EPOLL_CTL_ADD, confirm_fd, &ev);
     ev.data.u32 = 3;
     if (sim_fd >= 0) epoll_ctl(ep, EPOLL_CTL_ADD, sim_fd, &ev);
+    ev.data.u32 = 4;
+    epoll_ctl(ep, EPOLL_CTL_ADD, blink_fd, &ev);
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     fprintf(stderr, "reference: listening on %s\n", port);
@@ -355,6 +406,8 @@ int main(int argc, char **argv) {
                 if (gpiod_line_event_read(button, &e) == 0) edge(e.ts.tv_sec + e.ts.tv_nsec / 1e9);
             } else if (got[i].data.u32 == 3) {
                 sim_edges();
+            } else if (got[i].data.u32 == 4) {
+                blink();
             }
         /* After the edges: a window an edge just opened is not due yet. */
         for (int i = 0; i < n; i++)
@@ -369,6 +422,7 @@ int main(int argc, char **argv) {
     if (lines) {
         gpiod_line_release(lamp);
         gpiod_line_release(button);
+        if (armed_led) gpiod_line_release(armed_led);
     }
     return 0;
 }

@@ -261,7 +261,7 @@ def main():
     body.stop()
     say(f"the body's /status is {status_bytes} bytes")
     reference = Program("reference", [ARGS.reference, "--port", str(PORT), "--token-file", f"{work}/token",
-                                      "--lamp", "GPIO17", "--button", "GPIO23", "--status-bytes", str(status_bytes)],
+                                      "--lamp", "GPIO17", "--button", "GPIO23", "--armed", "GPIO27", "--status-bytes", str(status_bytes)],
                         f"{work}/reference.log")
 
     clocksource = open("/sys/devices/system/clocksource/clocksource0/current_clocksource").read().strip()

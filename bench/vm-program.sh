@@ -12,7 +12,7 @@ start_program() {
   if [[ $1 == body ]]; then
     .build/bench/studio-body --config /run/bench/body.conf 2>&1 | cat >/run/bench/log &
   else
-    .build/bench/reference --port 8790 --token-file /run/bench/token --status-bytes 838 2>&1 | cat >/run/bench/log &
+    .build/bench/reference --port 8790 --token-file /run/bench/token --armed GPIO27 --status-bytes 838 2>&1 | cat >/run/bench/log &
   fi
   for _ in $(seq 100); do curl -sf -H "Authorization: Bearer $token" http://127.0.0.1:8790/status >/dev/null && break; sleep 0.2; done
   pid=$(pgrep -x -f ".build/bench/studio-body --config /run/bench/body.conf|.build/bench/reference .*" | head -1)
