@@ -180,7 +180,8 @@ public final class Agent: @unchecked Sendable {
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
                                         tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
-                                        trusts: { [unowned self] in self.auth.allows($0) || self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
+                                        token: auth,
+                                        trusts: { [unowned self] in self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
                                         log: { [unowned self] in self.say($0) },
                                         // What failed stays in the journal; what went well is debug.
                                         requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },
