@@ -192,6 +192,9 @@ public final class Agent: @unchecked Sendable {
                 self.witness?(.answered(status))
             }
             self.server = server
+            // A resume within a turn needs no wake-up: step 4 runs the server
+            // while one is due (Turn.swift), and `turnNow` is set until then.
+            server.willRun = { [unowned self] in self.turnNow != nil }
             try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.turn("the server is ready", runsServer: true) { _ in [] } }
         } catch {
             board?.release()

@@ -61,6 +61,19 @@ public final class HTTPServer {
     var poll: ServerPoll?
     /// What the owner's loop watches; nil once stopped.
     public var pollDescriptor: FileDescriptor? { poll?.descriptor }
+
+    /// Asked at a resume outside a run: true when the owner is certain to call
+    /// `run()` before its loop waits again (it asks `wantsRun` then), so the
+    /// resume need not make `pollDescriptor` readable (issue 21: an eventfd
+    /// write and read in the same turn). Nil: never certain.
+    public var willRun: (() -> Bool)?
+
+    /// Whether a run comes before the owner's loop waits: within a run the
+    /// owner re-arms from `timeout()`, which says 0 once a run is due.
+    var runFollows: Bool {
+        guard case .idle = turn else { return true }
+        return willRun?() ?? false
+    }
     /// Every open connection, watched for a client that hung up while MHD does
     /// not listen (waiting for a head, or suspended).
     var hangups: HangupWatch?
