@@ -180,7 +180,8 @@ public final class Agent: @unchecked Sendable {
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
                                         tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
-                                        trusts: { [unowned self] in self.auth.allows($0) || self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
+                                        token: auth,
+                                        trusts: { [unowned self] in self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
                                         log: { [unowned self] in self.say($0) },
                                         // What failed stays in the journal; what went well is debug.
                                         requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },
@@ -191,6 +192,9 @@ public final class Agent: @unchecked Sendable {
                 self.witness?(.answered(status))
             }
             self.server = server
+            // A resume within a turn needs no wake-up: step 4 runs the server
+            // while one is due (Turn.swift), and `turnNow` is set until then.
+            server.willRun = { [unowned self] in self.turnNow != nil }
             try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.turn("the server is ready", runsServer: true) { _ in [] } }
         } catch {
             board?.release()

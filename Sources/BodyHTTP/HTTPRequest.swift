@@ -11,6 +11,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The client's address ("127.0.0.1", "::1"), or "" when unknown.
     public var remote: String
+    /// Whether it showed the server's token (`HTTPServer`'s `token`), as found
+    /// at its head; nil when the server was given none to check. Routing takes
+    /// it rather than checking again (issue 21: the check ran twice a request).
+    public var showedToken: Bool?
 
     public init(method: String, path: String, query: HTTPFields, headers: HTTPFields,
                 body: [UInt8] = [], remote: String = "") {

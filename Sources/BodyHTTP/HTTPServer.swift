@@ -61,6 +61,19 @@ public final class HTTPServer {
     var poll: ServerPoll?
     /// What the owner's loop watches; nil once stopped.
     public var pollDescriptor: FileDescriptor? { poll?.descriptor }
+
+    /// Asked at a resume outside a run: true when the owner is certain to call
+    /// `run()` before its loop waits again (it asks `wantsRun` then), so the
+    /// resume need not make `pollDescriptor` readable (issue 21: an eventfd
+    /// write and read in the same turn). Nil: never certain.
+    public var willRun: (() -> Bool)?
+
+    /// Whether a run comes before the owner's loop waits: within a run the
+    /// owner re-arms from `timeout()`, which says 0 once a run is due.
+    var runFollows: Bool {
+        guard case .idle = turn else { return true }
+        return willRun?() ?? false
+    }
     /// Every open connection, watched for a client that hung up while MHD does
     /// not listen (waiting for a head, or suspended).
     var hangups: HangupWatch?
@@ -71,30 +84,33 @@ public final class HTTPServer {
     var flood: FloodEnd
     /// HTTPS with this key and certificate; nil serves plain HTTP.
     let tls: HTTPTLS?
-    /// Whether a request showed the token: its connection is then kept alive
-    /// without the head deadline (`HTTPLimits.headDeadline`).
+    /// Whether a request is trusted: its connection is then kept alive
+    /// without the head deadline (`HTTPLimits.headDeadline`). A request that
+    /// shows `token` is trusted without asking.
     let trusts: (HTTPRequest) -> Bool
+    /// The token, checked once at each head; the answer goes with the request (`HTTPRequest.showedToken`).
+    let token: BearerAuth?
     /// MHD's messages, each said once and then counted.
     var repeats = RepeatFilter(window: 60)
     /// Told the status of every answer queued (whole or streamed), on the
     /// loop thread: the owner counts them (`/metrics`).
     public var answered: ((Int) -> Void)?
 
-    /// `trusts` tells a request that showed the token; without it no
-    /// connection is trusted, and every head has `limits.headDeadline`.
+    /// A request that shows `token`, or that `trusts` trusts, is trusted;
+    /// without either no connection is, and every head has `limits.headDeadline`.
     public convenience init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
-                            tls: HTTPTLS? = nil,
+                            tls: HTTPTLS? = nil, token: BearerAuth? = nil,
                             trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
                             log: @escaping (String) -> Void,
                             requests: ((String, Int) -> Void)? = nil, answerLines: Bool = true,
                             handler: @escaping (HTTPRequest, HTTPReply) -> Void) throws(HTTPServerError) {
-        try self.init(listen: host, port: port, maxBody: maxBody, limits: limits, tls: tls, trusts: trusts, log: log,
+        try self.init(listen: host, port: port, maxBody: maxBody, limits: limits, tls: tls, token: token, trusts: trusts, log: log,
                       requests: requests, answerLines: answerLines, calls: .live, handler: handler)
     }
 
     /// The same, with `calls` standing in for libmicrohttpd (a test's seam).
     init(listen host: String, port: UInt16, maxBody: Int = 65536, limits: HTTPLimits = HTTPLimits(),
-         tls: HTTPTLS? = nil,
+         tls: HTTPTLS? = nil, token: BearerAuth? = nil,
          trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
          log: @escaping (String) -> Void,
          requests: ((String, Int) -> Void)? = nil, answerLines: Bool = true,
@@ -106,6 +122,7 @@ public final class HTTPServer {
         deadlines = Deadlines(limits)
         flood = FloodEnd(limit: limits.connections)
         self.trusts = trusts
+        self.token = token
         self.log = log
         self.requests = requests
         self.answerLines = answerLines

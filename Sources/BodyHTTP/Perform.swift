@@ -57,13 +57,14 @@ extension HTTPServer {
         }
     }
 
-    /// MHD watches the connection again; the loop is woken to run it. A
+    /// MHD watches the connection again; the loop is woken to run it, unless
+    /// a run follows anyway (`runFollows`). A
     /// connection MHD already completed (the exchange finished) is not touched.
     private func resume(_ exchange: Exchange) {
         guard let connection = exchange.connection else { return }
         hangups?.resumed(connection)
         calls.resume(connection)
-        poll?.wakeUp()
+        poll?.wakeUp(follows: runFollows)
     }
 
     /// What the handler left in the reply, taken from it.

@@ -88,10 +88,11 @@ public enum Routing {
         // The table is read once: a lookup hashes the path.
         let entry = entry(request.path, simRoutes: simRoutes)
         let routed = route(entry, method: request.method, path: request.path, query: request.query)
+        // The server's answer when it checked at the head (issue 21: checked once a request).
         let allowed = switch entry?.access ?? .token {
         case .open: true
-        case .token: auth.allows(request)
-        case .tokenOrSession: auth.allows(request) || signedIn()
+        case .token: request.showedToken ?? auth.allows(request)
+        case .tokenOrSession: (request.showedToken ?? auth.allows(request)) || signedIn()
         }
         return allowed ? routed : .failure(unauthorized)
     }

@@ -5,9 +5,11 @@
 extension HTTPServer {
     /// A request's head: its exchange begins (MHD holds it until `completed`).
     func head(_ connection: OpaquePointer, method: String, path: String) -> (Exchange, Bool) {
-        let request = readRequest(connection, method: method, path: path)
+        var request = readRequest(connection, method: method, path: path)
         // Read from the local value: `exchange.request`, a class's field, is copied at each read.
-        let trusted = trusts(request)
+        let showed = token?.allows(request)
+        request.showedToken = showed
+        let trusted = showed == true || trusts(request)
         hangups?.headArrived(connection, trusted: trusted)
         let framing = Framing(headers: request.headers)
         let exchange: Exchange

@@ -9,12 +9,14 @@ import BodySystem
 final class ServerPoll {
     let epoll: Epoll
     private let wakeCounter: EventCounter
-    /// A run is due at once: a resume signalled the counter, or a connection
+    /// A run is due at once: a resume asked for one, or a connection
     /// closed during a run. MHD takes its listening socket out of its epoll set
     /// at the connection limit and puts it back only at the start of a later
     /// run; with no connection left, nothing would ever call that run
     /// (0.9.75 says "no timeout"), and the body would never accept again.
     private(set) var runDue = false
+    /// The counter was signalled and not yet drained: only then is it read.
+    private var signalled = false
 
     /// A set holding MHD's epoll descriptor `mhd` and a fresh counter, room
     /// for `connections` sockets' hang-ups and those two in one wait. What
@@ -38,10 +40,16 @@ final class ServerPoll {
     /// The descriptor the loop waits on; nil once closed.
     var descriptor: FileDescriptor? { epoll.descriptor }
 
-    /// Makes `descriptor` readable so the loop calls for a run.
-    func wakeUp() {
+    /// A run is due. `follows`: the caller is certain a run comes before the
+    /// loop waits (within a run, or the owner said so), so the counter is not
+    /// signalled: it would be written and read back in the same turn, two
+    /// system calls for nothing (issue 21). From anywhere else it makes
+    /// `descriptor` readable so the loop calls for a run.
+    func wakeUp(follows: Bool) {
         guard !runDue else { return }
         runDue = true
+        guard !follows else { return }
+        signalled = true
         try? wakeCounter.signal()
     }
 
@@ -51,9 +59,10 @@ final class ServerPoll {
 
     /// A run begins: what asked for it is taken.
     func runStarts() {
-        guard runDue else { return }
-        _ = try? wakeCounter.drain()
         runDue = false
+        guard signalled else { return }
+        signalled = false
+        _ = try? wakeCounter.drain()
     }
 
     /// Closes both descriptors; safe twice.

@@ -17,14 +17,15 @@ final class Harness {
     let wakeWrite: Int32
 
     /// `calls` stands in for libmicrohttpd (MHDCalls), for a test that makes one of its calls fail.
-    init(limits: HTTPLimits = HTTPLimits(), tls: HTTPTLS? = nil, trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
+    init(limits: HTTPLimits = HTTPLimits(), tls: HTTPTLS? = nil, token: BearerAuth? = nil,
+         trusts: @escaping (HTTPRequest) -> Bool = { _ in false },
          answerLines: Bool = true, calls: MHDCalls = .live,
          _ handler: @escaping (Harness, HTTPRequest, HTTPReply) -> Void) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         (wakeRead, wakeWrite) = (fds[0], fds[1])
-        server = try HTTPServer(listen: "127.0.0.1", port: 0, limits: limits, tls: tls, trusts: trusts,
+        server = try HTTPServer(listen: "127.0.0.1", port: 0, limits: limits, tls: tls, token: token, trusts: trusts,
                                 log: { [unowned self] in self.logs.append($0) },
                                 answerLines: answerLines, calls: calls,
                                 handler: { [unowned self] request, reply in

@@ -176,3 +176,25 @@ struct RoutingTests {
         return nil
     }
 }
+
+@Suite("Routing: the server's answer about the token")
+struct RoutingCarriedTokenTests {
+    private let auth = BearerAuth(token: "carried-token-0123456789")
+
+    @Test("a token route takes the server's answer, not a second check of the header")
+    func carried() {
+        var shown = HTTPRequest(method: "GET", path: "/ears")
+        shown.showedToken = true
+        #expect((try? Routing.route(shown, auth: auth, simRoutes: false).get()) == .ears(after: nil, wait: Routing.defaultWait))
+        var refused = HTTPRequest(method: "GET", path: "/ears", headers: ["authorization": "Bearer carried-token-0123456789"])
+        refused.showedToken = false
+        #expect((try? Routing.route(refused, auth: auth, simRoutes: false).get()) == nil)
+        // A session still serves a token-or-session route when the token was not shown.
+        var session = HTTPRequest(method: "GET", path: "/status")
+        session.showedToken = false
+        #expect((try? Routing.route(session, auth: auth, simRoutes: false, signedIn: true).get()) == .status)
+        // Unknown (nil): the header is checked, as before.
+        let unknown = HTTPRequest(method: "GET", path: "/ears", headers: ["authorization": "Bearer carried-token-0123456789"])
+        #expect((try? Routing.route(unknown, auth: auth, simRoutes: false).get()) == .ears(after: nil, wait: Routing.defaultWait))
+    }
+}
