@@ -682,9 +682,19 @@ def where_it_is(pid):
         except OSError as e:
             out.append(f"     thread {tid}: {e}")
     try:
-        out.append(f"     {len(os.listdir(f'/proc/{pid}/fd'))} descriptors open")
+        fds = sorted(os.listdir(f"/proc/{pid}/fd"), key=int)
+        links = []
+        for fd in fds:
+            try:
+                links.append(f"{fd}:{os.readlink(f'/proc/{pid}/fd/{fd}')}")
+            except OSError:
+                links.append(f"{fd}:?")
+        out.append(f"     {len(fds)} descriptors open: {' '.join(links)}")
     except OSError as e:
         out.append(f"     descriptors: {e}")
+    # The kernel's own word: an oops in the body's context ends it with no line of its own.
+    kernel = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
+    out.append("     kernel log (last 40 lines):\n       " + "\n       ".join(kernel[-40:]))
     return "\n".join(out)
 
 
@@ -700,6 +710,35 @@ def chip_down_up(chip, body):
     s = wait_for(lambda: (lambda s: s if s["board"]["ok"] is True else None)(body.status()), 5)
     check(bool(s), "live=1: the body takes the lines again within 5 s")
     check(wait_for(lambda: chip.value("GPIO17") == 1, 2), "live=1: the lamp shows On Air again")
+    body.push({"on": False})
+
+
+def chip_again(chip, body, rounds):
+    """The chip taken away and brought back `rounds` times in a row, with the
+    buttons' edges flowing while it goes (a held button's line pulled up and
+    down): each time the body says the board is lost, takes the new chip's
+    lines within 5 s and keeps answering. A round that fails says where the
+    body is (where_it_is) and ends the scenario."""
+    for n in range(1, rounds + 1):
+        body.push({"on": n % 2 == 1, "phase": "live"} if n % 2 == 1 else {"on": False})
+        pulls = pulse(chip, "GPIO23", " ".join(["d +3000 u +3000"] * 200), background=True)
+        time.sleep(0.2)
+        chip.live(False)
+        pulls.kill()
+        pulls.wait()
+        lost = wait_for(lambda: body.status()["board"]["ok"] is False, 5)
+        chip.live(True)
+        chip.pull("GPIO23", "pull-up")
+        back = wait_for(lambda: body.status()["board"]["ok"] is True, 6)
+        if back:  # the pulls pressed the On Air button: Oriel's word again sets the lamp
+            body.push({"on": True, "phase": "live"} if n % 2 == 1 else {"on": False})
+        lamp = wait_for(lambda: chip.value("GPIO17") == (1 if n % 2 == 1 else 0), 2) if back else False
+        if not check(lost and back and lamp, f"chip away and back, round {n} of {rounds}: lost {bool(lost)}, "
+                                              f"back {bool(back)}, the lamp as pushed {bool(lamp)}"):
+            print("     body log (exit " + str(body.proc.poll()) + "):\n     "
+                  + "\n     ".join(body.log().splitlines()[-30:]), flush=True)
+            print(where_it_is(body.proc.pid), flush=True)
+            return
     body.push({"on": False})
 
 
@@ -886,6 +925,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--binary", required=True)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--chip-rounds", type=int, default=0,
+                    help="after the chip scenario, take the chip away and back this many times more (chip-again)")
     args = ap.parse_args()
     binary = os.path.abspath(args.binary)
     if not os.path.isdir(CONFIGFS):
@@ -901,7 +942,8 @@ def main():
                  ("bounce", lambda: bounce(chip, body)), ("shapes", lambda: shapes(chip, body)),
                  ("bouncy-two-press", lambda: bouncy_two_press(chip, body)), ("noise", lambda: noise(chip, body)),
                  ("held", lambda: held(chip, body)),
-                 ("chip", lambda: chip_down_up(chip, body)), ("sigterm", lambda: sigterm(chip, body)),
+                 ("chip", lambda: chip_down_up(chip, body)),
+                 ("chip-again", lambda: chip_again(chip, body, args.chip_rounds)), ("sigterm", lambda: sigterm(chip, body)),
                  ("lamp-off", lambda: lamp_off(chip, body, binary, workdir)),
                  ("active-low", lambda: active_low(chip, body, binary, workdir)),
                  ("watch", lambda: watch(chip, body, binary))]
