@@ -61,7 +61,20 @@ public final class Agent: @unchecked Sendable {
     var faults = RepeatFilter()
     let auth: BearerAuth
     let boot = Ids.fresh()
-    var body: Body
+    /// Changed only through `changeBody`, which counts the changes; read in place through `lendBody`.
+    private(set) var body: Body
+    /// Every change of `body` counted (`changeBody`), and the count and moment
+    /// of its last tick: the kept outlook is good while the count is the one
+    /// it was made at (Turn.swift, issue 21).
+    private(set) var bodyChanges: UInt64 = 0
+    var ticked: (changes: UInt64, at: Double)?
+    /// `Body.outlook` as last made (`lookAhead`), at change count `outlookChanges`;
+    /// `outlookTicked` when made at a tick's moment with no change since (a tick
+    /// in its quiet may then be skipped). Plain fields, read in place: a copy
+    /// of the outlook was a memcpy at every read (issue 21).
+    var outlook = Outlook.unmade
+    var outlookChanges: UInt64 = 0
+    var outlookTicked = false
     /// The counters and histograms `/metrics` shows; the gauges are read when scraped.
     var metrics = Metrics()
     /// The bytes of the answer written last (the status document, `/metrics`), kept
@@ -175,7 +188,7 @@ public final class Agent: @unchecked Sendable {
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
         preview.onGone = { [unowned self] why in
-            self.turn("the camera went away") { [unowned self] _ in self.body.cameraGone(why) }
+            self.turn("the camera went away") { [unowned self] _ in self.changeBody { $0.cameraGone(why) } }
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
@@ -250,6 +263,13 @@ public final class Agent: @unchecked Sendable {
     /// fields, and that was three times a turn and request (issue 21). Only
     /// for `Body`'s own methods: they never reach back into the agent.
     func lendBody<R>(_ look: (inout Body) -> R) -> R { look(&body) }
+
+    /// `body` changed in place by one of its entry points, and the change
+    /// counted: the one way to change it (the kept outlook trusts the count).
+    func changeBody<R, E: Error>(_ change: (inout Body) throws(E) -> R) throws(E) -> R {
+        bodyChanges &+= 1
+        return try change(&body)
+    }
 
     /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
     /// The lines driven and the body's contacts are tables already, read by role without hashing.
