@@ -28,6 +28,11 @@ public struct AgentSetup: Sendable {
     }
 }
 
+/// A flag a closure sets for the agent to look at, holding no reference to it.
+final class Mark {
+    var set = false
+}
+
 /// A reason the body cannot start, in one line.
 public struct AgentError: Error, CustomStringConvertible {
     public let description: String
@@ -118,8 +123,13 @@ public final class Agent: @unchecked Sendable {
     lazy var pollTimer = loop.makeTimer { [unowned self] in self.pollsWaitRanOut() }
     /// When `pollTimer` is armed for.
     var pollsDue: Double?
-    /// Every parked reply's `onClose`: made once, not a closure a poll.
-    lazy var pollClosed: () -> Void = { [weak self] in self?.dropClosedPolls() }
+    /// Every parked reply's `onClose`: made once, not a closure a poll. It
+    /// marks, and the server's run drops the closed polls when it ends (a reply
+    /// closes only inside it): a weak reference to the agent here gave it a
+    /// side table, which made every retain and release of it the runtime's
+    /// slow path, at every turn (issue 21).
+    let pollsClosed = Mark()
+    lazy var pollClosed: () -> Void = { [pollsClosed] in pollsClosed.set = true }
     /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
     lazy var page = makePage()
 

@@ -159,6 +159,10 @@ extension Agent {
             runs += 1
             due = server?.timeout()
         } while due == 0 && runs < 4
+        if pollsClosed.set {
+            pollsClosed.set = false
+            dropClosedPolls()
+        }
         return due
     }
 
