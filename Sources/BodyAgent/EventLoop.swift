@@ -58,6 +58,12 @@ public final class EventLoop: @unchecked Sendable {
     private var registrationOf: [FileDescriptor: UInt64] = [:]
     private var nextRegistration: UInt64 = 2
     private var timers: [UInt64: (due: Double, action: Action)] = [:]
+    /// The earliest due in `timers` (infinity: none), kept as they come and go:
+    /// a turn's re-arm and timer pass read this number, not the table, which is
+    /// usually one watchdog timer far off (issue 21). The table and `slots` are
+    /// changed on a copy taken out and put back: a change made in place (a
+    /// call that may grow it) kept a runtime exclusivity check on every read.
+    private var timersDue = Double.infinity
     /// The timers re-armed every turn (the rules' wake-up, the server's
     /// timeout): armed in place, their action made once, so arming one
     /// allocates nothing where `schedule` makes a closure each time (issue 21).
@@ -142,20 +148,39 @@ public final class EventLoop: @unchecked Sendable {
     public func schedule(at due: Double, _ action: @escaping Action) -> TimerID {
         let id = nextTimer
         nextTimer += 1
-        timers[id] = (due, action)
+        var table = timers
+        timers = [:]
+        table[id] = (due, action)
+        timers = table
+        timersDue = min(timersDue, due)
         rearmDue = true
         return TimerID(raw: id)
     }
 
     public func cancel(_ id: TimerID?) {
-        guard let id, timers.removeValue(forKey: id.raw) != nil else { return }
+        guard let id, take(id.raw) != nil else { return }
         rearmDue = true
+    }
+
+    /// Takes timer `id` out of the table, and finds the earliest due again.
+    private func take(_ id: UInt64) -> (due: Double, action: Action)? {
+        var table = timers
+        timers = [:]
+        let taken = table.removeValue(forKey: id)
+        var due = Double.infinity
+        for t in table.values where t.due < due { due = t.due }
+        timers = table
+        timersDue = due
+        return taken
     }
 
     /// A timer that runs `action` each time it comes due, armed with `arm`.
     public func makeTimer(_ action: @escaping Action) -> TimerSlot {
         let timer = SlotTimer(action)
-        slots.append(timer)
+        var all = slots
+        slots = []
+        all.append(timer)
+        slots = all
         return TimerSlot(timer: timer)
     }
 
@@ -195,8 +220,7 @@ public final class EventLoop: @unchecked Sendable {
     private func rearm() {
         rearmDue = false
         // The earliest, kept as it goes: no array a turn (issue 21).
-        var due: Double?
-        for t in timers.values where t.due < due ?? .infinity { due = t.due }
+        var due: Double? = timersDue < .infinity ? timersDue : nil
         for s in slots { if let d = s.due, d < due ?? .infinity { due = d } }
         if due == armedFor { return }
         // Later than the time armed, which is a second or more away: the timerfd is
@@ -232,16 +256,19 @@ public final class EventLoop: @unchecked Sendable {
             var best = (due: Double.infinity, order: UInt64.max)
             var bestID: UInt64?
             var bestSlot: SlotTimer?
-            for (id, t) in timers where Self.runs(t.due, id, before: best, now: now, limit: limit) {
-                best = (t.due, id)
-                (bestID, bestSlot) = (id, nil)
+            // The table only when one of its timers is due (most passes: none).
+            if timersDue <= now {
+                for (id, t) in timers where Self.runs(t.due, id, before: best, now: now, limit: limit) {
+                    best = (t.due, id)
+                    (bestID, bestSlot) = (id, nil)
+                }
             }
             for slot in slots {
                 guard let due = slot.due, Self.runs(due, slot.order, before: best, now: now, limit: limit) else { continue }
                 best = (due, slot.order)
                 (bestID, bestSlot) = (nil, slot)
             }
-            if let id = bestID, let timer = timers.removeValue(forKey: id) {
+            if let id = bestID, let timer = take(id) {
                 try timer.action()
             } else if let slot = bestSlot {
                 slot.due = nil

@@ -175,17 +175,25 @@ extension Agent {
             log(words, level)
             return
         }
-        turnLog.append((words, level))
+        // Grown on a copy taken out and put back: grown in place, every read
+        // of the list was a runtime exclusivity check (issue 21).
+        var lines = turnLog
+        turnLog = []
+        lines.append((words, level))
+        turnLog = lines
     }
 
     /// Step 5.
     func writeLog() {
         guard !turnLog.isEmpty else { return }
-        for line in turnLog {
+        var lines = turnLog
+        turnLog = []
+        for line in lines {
             witness?(.logged(line.words))
             log(line.words, line.level)
         }
-        turnLog.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        turnLog = lines
     }
 
     /// Step 6: the rules' next wake-up, and the server's if it ran. Both
