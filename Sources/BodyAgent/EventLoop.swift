@@ -241,6 +241,7 @@ public final class EventLoop: @unchecked Sendable {
     private func runDueTimers() throws(LoopError) {
         do throws(Errno) { _ = try timer.drain() } catch { throw LoopError("read the timerfd", error) }
         armedFor = nil
+        timerWakes &+= 1
         let now = EventLoop.monotonic()
         // Only timers armed before this pass: one an action arms for now runs on the next turn.
         try runTimers(dueBy: now, armedBefore: nextTimer)
@@ -342,6 +343,9 @@ public final class EventLoop: @unchecked Sendable {
             }
         }
     }
+
+    /// How often the timerfd woke `run()`, for tests.
+    private(set) var timerWakes = 0
 
     /// Timers not yet run, for tests.
     var timersWaiting: Int { timers.count + slots.count { $0.due != nil } }
