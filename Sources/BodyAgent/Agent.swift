@@ -271,7 +271,9 @@ public final class Agent: @unchecked Sendable {
     /// `body` lent in place for a look at it: a method called on it straight
     /// copies the whole value first, a retain and a release of each of its
     /// fields, and that was three times a turn and request (issue 21). Only
-    /// for `Body`'s own methods: they never reach back into the agent.
+    /// for `Body`'s own non-mutating methods: they never reach back into the
+    /// agent, and a change here would not be counted (`changeBody`). (Lent
+    /// `borrowing` instead, it was copied again: 15k instructions a press round.)
     func lendBody<R>(_ look: (inout Body) -> R) -> R { look(&body) }
 
     /// `body` changed in place by one of its entry points, and the change

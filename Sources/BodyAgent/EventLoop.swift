@@ -253,19 +253,27 @@ public final class EventLoop: @unchecked Sendable {
     /// may cancel or re-arm another. No list is made (issue 21).
     private func runTimers(dueBy now: Double, armedBefore limit: UInt64) throws(LoopError) {
         while true {
-            // The earliest due: (due, ticket), and which timer it is.
+            // Tickets from here on are at least this: with `limit` no later, a
+            // timer armed or scheduled by an action below does not run in this pass.
+            let issued = nextTimer
+            // The earliest due: (due, ticket), and which timer it is; and how many may run.
             var best = (due: Double.infinity, order: UInt64.max)
             var bestID: UInt64?
             var bestSlot: SlotTimer?
+            var eligible = 0
             // The table only when one of its timers is due (most passes: none).
             if timersDue <= now {
-                for (id, t) in timers where Self.runs(t.due, id, before: best, now: now, limit: limit) {
+                for (id, t) in timers where t.due <= now && id < limit {
+                    eligible += 1
+                    guard Self.earlier(t.due, id, than: best) else { continue }
                     best = (t.due, id)
                     (bestID, bestSlot) = (id, nil)
                 }
             }
             for slot in slots {
-                guard let due = slot.due, Self.runs(due, slot.order, before: best, now: now, limit: limit) else { continue }
+                guard let due = slot.due, due <= now, slot.order < limit else { continue }
+                eligible += 1
+                guard Self.earlier(due, slot.order, than: best) else { continue }
                 best = (due, slot.order)
                 (bestID, bestSlot) = (nil, slot)
             }
@@ -277,12 +285,14 @@ public final class EventLoop: @unchecked Sendable {
             } else {
                 return
             }
+            // The only one that could run has run, and none armed since can:
+            // no second look (a timer's wake is one, issue 21).
+            if eligible == 1 && limit <= issued { return }
         }
     }
 
-    private static func runs(_ due: Double, _ order: UInt64, before best: (due: Double, order: UInt64),
-                             now: Double, limit: UInt64) -> Bool {
-        due <= now && order < limit && (due < best.due || (due == best.due && order < best.order))
+    private static func earlier(_ due: Double, _ order: UInt64, than best: (due: Double, order: UInt64)) -> Bool {
+        due < best.due || (due == best.due && order < best.order)
     }
 
     private func drainInbox() throws(LoopError) {

@@ -216,6 +216,21 @@ struct EventLoopTests {
         #expect(loop.timersWaiting == 0)
     }
 
+    @Test("the only timer due runs alone, and one its action makes due runs after it: in the pass by hand, on the next wake in run()")
+    func onlyOneDue() throws {
+        let loop = try EventLoop()
+        var trace: [String] = []
+        loop.schedule(at: 10) { trace.append("only"); loop.schedule(at: 5) { trace.append("made") } }
+        try loop.runTimers(dueBy: 10)
+        #expect(trace == ["only", "made"])
+        let now = EventLoop.monotonic()
+        let slot = loop.makeTimer { trace.append("slot"); loop.stop() }
+        loop.schedule(at: now - 1) { trace.append("alone"); loop.arm(slot, at: now - 2) }
+        try loop.run()
+        #expect(trace == ["only", "made", "alone", "slot"])
+        #expect(loop.timerWakes == 2)
+    }
+
     @Test("a timer an action arms for a time already past runs on the next pass, after the timers already due")
     func armedInPassWaits() throws {
         let loop = try EventLoop()
