@@ -66,7 +66,9 @@ extension Agent {
         witness?(.turn("\(event)"))
         var actions = spareTurnActions
         spareTurnActions = []
-        actions += decide(now)
+        // Most events decide nothing (a timer's): no call to join an empty list.
+        let decided = decide(now)
+        if !decided.isEmpty { actions += decided }
         witness?(.ticked)
         if !tickIsQuiet(at: now) {
             changeBody { $0.tick(at: now, ids: { Ids.fresh() }, into: &actions) }
@@ -127,8 +129,10 @@ extension Agent {
     func driveOutputs(at now: Moment) {
         guard let board else { return }
         lookAhead(at: now)
+        // Copied out once: read in the loop, around the board's calls, it was copied for each line.
+        let shown = outlook.indicators
         for role in board.outputs {
-            let lit = outlook.indicators.level(role, at: now.mono)
+            let lit = shown.level(role, at: now.mono)
             guard driven[role] != lit else { continue }
             do {
                 try board.drive(role, lit: lit)
