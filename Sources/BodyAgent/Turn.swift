@@ -34,6 +34,7 @@ enum AgentDeed: Equatable, Sendable {
 ///
 /// 1. the rules decide: the event's own entry point, then `Body.tick` once at
 ///    the turn's moment (a line reading the rules ask for feeds them at once);
+///    a tick the kept outlook shows would change nothing is skipped (below);
 /// 2. the lines are driven, each only if it changed;
 /// 3. the rest is carried out (the camera, the hello, parked polls answered);
 /// 4. answers go out: libmicrohttpd runs, if an answer waits for it (and
