@@ -82,7 +82,9 @@ extension Agent {
     }
 
     func answer(_ poll: Poll, at now: Moment) {
-        guard !poll.reply.isSent else { return }
+        // One whose client left is not answered: it waits in `polls` only
+        // until the server's run that closed it ends (`pollsClosed`).
+        guard poll.reply.isOpen, !poll.reply.isSent else { return }
         let items = changeBody { $0.poll(after: poll.after, at: now) }
         poll.reply.send(earsAnswer(items, at: now))
     }
