@@ -28,6 +28,11 @@ public struct AgentSetup: Sendable {
     }
 }
 
+/// A flag a closure sets for the agent to look at, holding no reference to it.
+final class Mark {
+    var set = false
+}
+
 /// A reason the body cannot start, in one line.
 public struct AgentError: Error, CustomStringConvertible {
     public let description: String
@@ -61,7 +66,20 @@ public final class Agent: @unchecked Sendable {
     var faults = RepeatFilter()
     let auth: BearerAuth
     let boot = Ids.fresh()
-    var body: Body
+    /// Changed only through `changeBody`, which counts the changes; read in place through `lendBody`.
+    private(set) var body: Body
+    /// Every change of `body` counted (`changeBody`), and the count and moment
+    /// of its last tick: the kept outlook is good while the count is the one
+    /// it was made at (Turn.swift, issue 21).
+    private(set) var bodyChanges: UInt64 = 0
+    var ticked: (changes: UInt64, at: Double)?
+    /// `Body.outlook` as last made (`lookAhead`), at change count `outlookChanges`;
+    /// `outlookTicked` when made at a tick's moment with no change since (a tick
+    /// in its quiet may then be skipped). Plain fields, read in place: a copy
+    /// of the outlook was a memcpy at every read (issue 21).
+    var outlook = Outlook.unmade
+    var outlookChanges: UInt64 = 0
+    var outlookTicked = false
     /// The counters and histograms `/metrics` shows; the gauges are read when scraped.
     var metrics = Metrics()
     /// The bytes of the answer written last (the status document, `/metrics`), kept
@@ -105,8 +123,13 @@ public final class Agent: @unchecked Sendable {
     lazy var pollTimer = loop.makeTimer { [unowned self] in self.pollsWaitRanOut() }
     /// When `pollTimer` is armed for.
     var pollsDue: Double?
-    /// Every parked reply's `onClose`: made once, not a closure a poll.
-    lazy var pollClosed: () -> Void = { [weak self] in self?.dropClosedPolls() }
+    /// Every parked reply's `onClose`: made once, not a closure a poll. It
+    /// marks, and the server's run drops the closed polls when it ends (a reply
+    /// closes only inside it): a weak reference to the agent here gave it a
+    /// side table, which made every retain and release of it the runtime's
+    /// slow path, at every turn (issue 21).
+    let pollsClosed = Mark()
+    lazy var pollClosed: () -> Void = { [pollsClosed] in pollsClosed.set = true }
     /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
     lazy var page = makePage()
 
@@ -175,7 +198,7 @@ public final class Agent: @unchecked Sendable {
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
         preview.onGone = { [unowned self] why in
-            self.turn("the camera went away") { [unowned self] _ in self.body.cameraGone(why) }
+            self.turn("the camera went away") { [unowned self] _ in self.changeBody { $0.cameraGone(why) } }
         }
         do {
             let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
@@ -252,8 +275,17 @@ public final class Agent: @unchecked Sendable {
     /// `body` lent in place for a look at it: a method called on it straight
     /// copies the whole value first, a retain and a release of each of its
     /// fields, and that was three times a turn and request (issue 21). Only
-    /// for `Body`'s own methods: they never reach back into the agent.
+    /// for `Body`'s own non-mutating methods: they never reach back into the
+    /// agent, and a change here would not be counted (`changeBody`). (Lent
+    /// `borrowing` instead, it was copied again: 15k instructions a press round.)
     func lendBody<R>(_ look: (inout Body) -> R) -> R { look(&body) }
+
+    /// `body` changed in place by one of its entry points, and the change
+    /// counted: the one way to change it (the kept outlook trusts the count).
+    func changeBody<R, E: Error>(_ change: (inout Body) throws(E) -> R) throws(E) -> R {
+        bodyChanges &+= 1
+        return try change(&body)
+    }
 
     /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
     /// The lines driven and the body's contacts are tables already, read by role without hashing.

@@ -24,7 +24,8 @@ extension Agent {
         let now = clock.now().mono
         for role in board.buttons {
             let down = (try? board.isPressed(role)) ?? false
-            body.wire(role, debounce: setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce, down: down, at: now)
+            let debounce = setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce
+            changeBody { $0.wire(role, debounce: debounce, down: down, at: now) }
         }
         for fd in board.edgeDescriptors {
             do {
@@ -54,7 +55,7 @@ extension Agent {
     func feedEdges(from fd: FileDescriptor, of board: any Board, at now: Moment,
                    into actions: inout [BodyAction]) throws(BoardError) {
         for edge in try board.readEdges(from: fd) {
-            body.edge(edge, at: now, ids: { Ids.fresh() }, into: &actions)
+            changeBody { $0.edge(edge, at: now, ids: { Ids.fresh() }, into: &actions) }
         }
         if board.lostEdges != lostEdgesSaid {
             metrics.lost(edges: board.lostEdges - lostEdgesSaid)
@@ -76,7 +77,8 @@ extension Agent {
             let before = clock.now()
             for fd in board.edgeDescriptors { try feedEdges(from: fd, of: board, at: before, into: &actions) }
             let pressed = try board.isPressed(role)
-            body.level(role, pressed: pressed, at: clock.now(), ids: { Ids.fresh() }, into: &actions)
+            let read = clock.now()
+            changeBody { $0.level(role, pressed: pressed, at: read, ids: { Ids.fresh() }, into: &actions) }
         } catch {
             actions.removeSubrange(start...)
             boardLost(error)

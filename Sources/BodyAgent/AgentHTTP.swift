@@ -69,7 +69,7 @@ extension Agent {
         }
         let actions: [BodyAction]
         do {
-            actions = try body.push(pushed, at: now)
+            actions = try changeBody { body throws(PushError) in try body.push(pushed, at: now) }
         } catch {
             reply.send(.error(400, error.description))
             return

@@ -33,7 +33,7 @@ extension EarsAnswer: JSONWritable {
 extension Agent {
     func ears(after: UInt64, wait: Double, _ reply: HTTPReply, at now: Moment) {
         metrics.polled()
-        switch body.poll(after: after, wait: wait, at: now) {
+        switch changeBody({ $0.poll(after: after, wait: wait, at: now) }) {
         case .answer(let items):
             reply.send(earsAnswer(items, at: now))
         case .park(let until):
@@ -82,8 +82,11 @@ extension Agent {
     }
 
     func answer(_ poll: Poll, at now: Moment) {
-        guard !poll.reply.isSent else { return }
-        poll.reply.send(earsAnswer(body.poll(after: poll.after, at: now), at: now))
+        // One whose client left is not answered: it waits in `polls` only
+        // until the server's run that closed it ends (`pollsClosed`).
+        guard poll.reply.isOpen, !poll.reply.isSent else { return }
+        let items = changeBody { $0.poll(after: poll.after, at: now) }
+        poll.reply.send(earsAnswer(items, at: now))
     }
 
     /// Takes every parked poll `ready` picks out of `polls` and answers it,

@@ -58,6 +58,12 @@ public final class EventLoop: @unchecked Sendable {
     private var registrationOf: [FileDescriptor: UInt64] = [:]
     private var nextRegistration: UInt64 = 2
     private var timers: [UInt64: (due: Double, action: Action)] = [:]
+    /// The earliest due in `timers` (infinity: none), kept as they come and go:
+    /// a turn's re-arm and timer pass read this number, not the table, which is
+    /// usually one watchdog timer far off (issue 21). The table and `slots` are
+    /// changed on a copy taken out and put back: a change made in place (a
+    /// call that may grow it) kept a runtime exclusivity check on every read.
+    private var timersDue = Double.infinity
     /// The timers re-armed every turn (the rules' wake-up, the server's
     /// timeout): armed in place, their action made once, so arming one
     /// allocates nothing where `schedule` makes a closure each time (issue 21).
@@ -142,20 +148,39 @@ public final class EventLoop: @unchecked Sendable {
     public func schedule(at due: Double, _ action: @escaping Action) -> TimerID {
         let id = nextTimer
         nextTimer += 1
-        timers[id] = (due, action)
+        var table = timers
+        timers = [:]
+        table[id] = (due, action)
+        timers = table
+        timersDue = min(timersDue, due)
         rearmDue = true
         return TimerID(raw: id)
     }
 
     public func cancel(_ id: TimerID?) {
-        guard let id, timers.removeValue(forKey: id.raw) != nil else { return }
+        guard let id, take(id.raw) != nil else { return }
         rearmDue = true
+    }
+
+    /// Takes timer `id` out of the table, and finds the earliest due again.
+    private func take(_ id: UInt64) -> (due: Double, action: Action)? {
+        var table = timers
+        timers = [:]
+        let taken = table.removeValue(forKey: id)
+        var due = Double.infinity
+        for t in table.values where t.due < due { due = t.due }
+        timers = table
+        timersDue = due
+        return taken
     }
 
     /// A timer that runs `action` each time it comes due, armed with `arm`.
     public func makeTimer(_ action: @escaping Action) -> TimerSlot {
         let timer = SlotTimer(action)
-        slots.append(timer)
+        var all = slots
+        slots = []
+        all.append(timer)
+        slots = all
         return TimerSlot(timer: timer)
     }
 
@@ -195,8 +220,7 @@ public final class EventLoop: @unchecked Sendable {
     private func rearm() {
         rearmDue = false
         // The earliest, kept as it goes: no array a turn (issue 21).
-        var due: Double?
-        for t in timers.values where t.due < due ?? .infinity { due = t.due }
+        var due: Double? = timersDue < .infinity ? timersDue : nil
         for s in slots { if let d = s.due, d < due ?? .infinity { due = d } }
         if due == armedFor { return }
         // Later than the time armed, which is a second or more away: the timerfd is
@@ -217,6 +241,7 @@ public final class EventLoop: @unchecked Sendable {
     private func runDueTimers() throws(LoopError) {
         do throws(Errno) { _ = try timer.drain() } catch { throw LoopError("read the timerfd", error) }
         armedFor = nil
+        timerWakes &+= 1
         let now = EventLoop.monotonic()
         // Only timers armed before this pass: one an action arms for now runs on the next turn.
         try runTimers(dueBy: now, armedBefore: nextTimer)
@@ -228,20 +253,31 @@ public final class EventLoop: @unchecked Sendable {
     /// may cancel or re-arm another. No list is made (issue 21).
     private func runTimers(dueBy now: Double, armedBefore limit: UInt64) throws(LoopError) {
         while true {
-            // The earliest due: (due, ticket), and which timer it is.
+            // Tickets from here on are at least this: with `limit` no later, a
+            // timer armed or scheduled by an action below does not run in this pass.
+            let issued = nextTimer
+            // The earliest due: (due, ticket), and which timer it is; and how many may run.
             var best = (due: Double.infinity, order: UInt64.max)
             var bestID: UInt64?
             var bestSlot: SlotTimer?
-            for (id, t) in timers where Self.runs(t.due, id, before: best, now: now, limit: limit) {
-                best = (t.due, id)
-                (bestID, bestSlot) = (id, nil)
+            var eligible = 0
+            // The table only when one of its timers is due (most passes: none).
+            if timersDue <= now {
+                for (id, t) in timers where t.due <= now && id < limit {
+                    eligible += 1
+                    guard Self.earlier(t.due, id, than: best) else { continue }
+                    best = (t.due, id)
+                    (bestID, bestSlot) = (id, nil)
+                }
             }
             for slot in slots {
-                guard let due = slot.due, Self.runs(due, slot.order, before: best, now: now, limit: limit) else { continue }
+                guard let due = slot.due, due <= now, slot.order < limit else { continue }
+                eligible += 1
+                guard Self.earlier(due, slot.order, than: best) else { continue }
                 best = (due, slot.order)
                 (bestID, bestSlot) = (nil, slot)
             }
-            if let id = bestID, let timer = timers.removeValue(forKey: id) {
+            if let id = bestID, let timer = take(id) {
                 try timer.action()
             } else if let slot = bestSlot {
                 slot.due = nil
@@ -249,12 +285,14 @@ public final class EventLoop: @unchecked Sendable {
             } else {
                 return
             }
+            // The only one that could run has run, and none armed since can:
+            // no second look (a timer's wake is one, issue 21).
+            if eligible == 1 && limit <= issued { return }
         }
     }
 
-    private static func runs(_ due: Double, _ order: UInt64, before best: (due: Double, order: UInt64),
-                             now: Double, limit: UInt64) -> Bool {
-        due <= now && order < limit && (due < best.due || (due == best.due && order < best.order))
+    private static func earlier(_ due: Double, _ order: UInt64, than best: (due: Double, order: UInt64)) -> Bool {
+        due < best.due || (due == best.due && order < best.order)
     }
 
     private func drainInbox() throws(LoopError) {
@@ -315,6 +353,9 @@ public final class EventLoop: @unchecked Sendable {
             }
         }
     }
+
+    /// How often the timerfd woke `run()`, for tests.
+    private(set) var timerWakes = 0
 
     /// Timers not yet run, for tests.
     var timersWaiting: Int { timers.count + slots.count { $0.due != nil } }

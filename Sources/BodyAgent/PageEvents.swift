@@ -47,7 +47,12 @@ final class PageEvents {
         stream.onClose = { [weak self] in self?.gone(id) }
         reply.stream(contentType: EventStream.contentType, stream)
         guard stream.isOpen else { return }
-        clients[id] = stream
+        // The table changed on a copy taken out and put back: changed in place,
+        // each turn's look at it was a runtime exclusivity check (issue 21).
+        var all = clients
+        clients = [:]
+        all[id] = stream
+        clients = all
         guard let document = document?(now) else { return }
         madeAt = now.mono
         if let sent, sent.sameFacts(as: document) {
@@ -83,7 +88,8 @@ final class PageEvents {
         number += 1
         encoded += 1
         let bytes = event(document, at: now)
-        for stream in clients.values { stream.offer(bytes) }
+        let all = clients
+        for stream in all.values { stream.offer(bytes) }
     }
 
     /// Each event says the reconnection delay too: an event waiting behind
@@ -110,7 +116,10 @@ final class PageEvents {
     }
 
     private func gone(_ id: ObjectIdentifier) {
-        clients.removeValue(forKey: id)
+        var all = clients
+        clients = [:]
+        all.removeValue(forKey: id)
+        clients = all
         if clients.isEmpty {
             loop.cancel(keepAlive)
             keepAlive = nil

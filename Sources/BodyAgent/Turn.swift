@@ -34,6 +34,7 @@ enum AgentDeed: Equatable, Sendable {
 ///
 /// 1. the rules decide: the event's own entry point, then `Body.tick` once at
 ///    the turn's moment (a line reading the rules ask for feeds them at once);
+///    a tick the kept outlook shows would change nothing is skipped (below);
 /// 2. the lines are driven, each only if it changed;
 /// 3. the rest is carried out (the camera, the hello, parked polls answered);
 /// 4. answers go out: libmicrohttpd runs, if an answer waits for it (and
@@ -66,11 +67,17 @@ extension Agent {
         witness?(.turn("\(event)"))
         var actions = spareTurnActions
         spareTurnActions = []
-        actions += decide(now)
+        // Most events decide nothing (a timer's): no call to join an empty list.
+        let decided = decide(now)
+        if !decided.isEmpty { actions += decided }
         witness?(.ticked)
-        body.tick(at: now, ids: { Ids.fresh() }, into: &actions)
+        if !tickIsQuiet(at: now) {
+            changeBody { $0.tick(at: now, ids: { Ids.fresh() }, into: &actions) }
+            ticked = (bodyChanges, now.mono)
+        }
         carryOut(actions, at: now)
-        actions.removeAll(keepingCapacity: true)
+        // Most turns have none: no call to empty an empty list.
+        if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
         spareTurnActions = actions
         let ran = runsServer || server?.wantsRun == true
         let serverDue = ran ? runServer() : nil
@@ -92,7 +99,7 @@ extension Agent {
             if case .readLevel = action { metrics.count(action) } else { carryOut(action, at: now) }
         }
         for action in read { carryOut(action, at: now) }
-        read.removeAll(keepingCapacity: true)
+        if !read.isEmpty { read.removeAll(keepingCapacity: true) }
         spareReadActions = read
     }
 
@@ -109,7 +116,7 @@ extension Agent {
             preview.run(run, why: why)
             // A camera that cannot be opened counts as gone: the gate then
             // waits for a fresh opening rather than retrying the device.
-            if run && !preview.running { carryOut(body.cameraGone(preview.stoppedWhy), at: now) }
+            if run && !preview.running { carryOut(changeBody { $0.cameraGone(preview.stoppedWhy) }, at: now) }
         case .readLevel(let role):
             // Read above; one a reading itself asked for is read now.
             var more: [BodyAction] = []
@@ -122,9 +129,11 @@ extension Agent {
 
     func driveOutputs(at now: Moment) {
         guard let board else { return }
-        let indicators = lendBody { $0.indicators(at: now) }
+        lookAhead(at: now)
+        // Copied out once: read in the loop, around the board's calls, it was copied for each line.
+        let shown = outlook.indicators
         for role in board.outputs {
-            let lit = indicators.level(role, at: now.mono)
+            let lit = shown.level(role, at: now.mono)
             guard driven[role] != lit else { continue }
             do {
                 try board.drive(role, lit: lit)
@@ -155,6 +164,10 @@ extension Agent {
             runs += 1
             due = server?.timeout()
         } while due == 0 && runs < 4
+        if pollsClosed.set {
+            pollsClosed.set = false
+            dropClosedPolls()
+        }
         return due
     }
 
@@ -167,23 +180,32 @@ extension Agent {
             log(words, level)
             return
         }
-        turnLog.append((words, level))
+        // Grown on a copy taken out and put back: grown in place, every read
+        // of the list was a runtime exclusivity check (issue 21).
+        var lines = turnLog
+        turnLog = []
+        lines.append((words, level))
+        turnLog = lines
     }
 
     /// Step 5.
     func writeLog() {
         guard !turnLog.isEmpty else { return }
-        for line in turnLog {
+        var lines = turnLog
+        turnLog = []
+        for line in lines {
             witness?(.logged(line.words))
             log(line.words, line.level)
         }
-        turnLog.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        turnLog = lines
     }
 
     /// Step 6: the rules' next wake-up, and the server's if it ran. Both
     /// timers are the agent's own, armed in place (no closure a turn, issue 21).
     func rearm(at now: Moment, serverRan: Bool, serverDue: Double? = nil) {
-        let due = lendBody { $0.nextDue(at: now) }
+        lookAhead(at: now)
+        let due = outlook.nextDue(at: now)
         if due != tickDue {
             witness?(.armed(due))
             tickDue = due
@@ -191,5 +213,26 @@ extension Agent {
         }
         guard serverRan else { return }
         loop.arm(serverTimer, at: serverDue.map { now.mono + $0 })
+    }
+}
+
+/// The body's outlook kept between turns (issue 21): a turn that changed
+/// nothing in the body (a blink, the server's timeout) neither ticks it nor
+/// reads it; the indicators are made once a turn, not once to drive the lines
+/// and again to re-arm.
+extension Agent {
+    /// True when the body was not changed since the kept outlook was made just
+    /// after a tick, and its quiet lasts: a tick now would change nothing.
+    func tickIsQuiet(at now: Moment) -> Bool {
+        outlookTicked && outlookChanges == bodyChanges && outlook.isQuiet(at: now)
+    }
+
+    /// The outlook made afresh and kept, unless the kept one holds at `now`
+    /// (the body unchanged since, its indicators still the same).
+    func lookAhead(at now: Moment) {
+        if outlookChanges == bodyChanges, outlook.showsIndicators(at: now) { return }
+        outlook = lendBody { $0.outlook(at: now) }
+        outlookChanges = bodyChanges
+        outlookTicked = ticked.map { $0 == (bodyChanges, now.mono) } ?? false
     }
 }

@@ -259,19 +259,7 @@ public struct Body: Equatable, Sendable {
 
     /// The next monotonic time anything here changes on its own.
     public func nextDue(at now: Moment) -> Double? {
-        // The earliest of them, kept as it goes: no array (this runs at every
-        // turn of the loop; issue 21).
-        var due: Double?
-        func consider(_ t: Double?) { if let t, t < due ?? .infinity { due = t } }
-        consider(group.expiresAt)
-        consider(contact.due)
-        consider(indicators(at: now).nextChange(after: now.mono))
-        consider(controls.nextDue)
-        contacts.forEachValue { consider($0.nextDeadline()) }
-        noise.forEachValue { consider($0.nextDue) }
-        if let until = gate.untilDue(eyes) { consider(now.mono + max(0, until - now.wall)) }
-        consider(gate.tapEnds)
-        return due
+        outlook(at: now).nextDue(at: now)
     }
 }
 

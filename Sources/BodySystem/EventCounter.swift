@@ -3,10 +3,14 @@
 /// The C function is `eventfd`.
 public final class EventCounter: @unchecked Sendable {
     // Written only by init and close, which the owner calls on its own thread.
-    public private(set) var descriptor: FileDescriptor?
+    /// Stored privately, read through `descriptor`: a public stored property
+    /// may be read from other modules, so each read here was a runtime
+    /// exclusivity check, at every wake (issue 21).
+    private var fd: FileDescriptor?
+    public var descriptor: FileDescriptor? { fd }
 
     public init() throws(Errno) {
-        descriptor = FileDescriptor(rawValue: try valueOrErrno { system_eventfd(nonBlocking: true) }.get())
+        fd = FileDescriptor(rawValue: try valueOrErrno { system_eventfd(nonBlocking: true) }.get())
     }
 
     deinit { close() }
@@ -29,8 +33,8 @@ public final class EventCounter: @unchecked Sendable {
     }
 
     public func close() {
-        guard let fd = descriptor else { return }
-        descriptor = nil
+        guard let fd else { return }
+        self.fd = nil
         try? fd.close()
     }
 }

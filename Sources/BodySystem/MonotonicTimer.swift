@@ -2,10 +2,14 @@
 /// timerfd, close-on-exec and non-blocking. Closed on `close()`, safe twice.
 /// The C functions are `timerfd_create` and `timerfd_settime`.
 public final class MonotonicTimer {
-    public private(set) var descriptor: FileDescriptor?
+    /// Stored privately, read through `descriptor`: a public stored property
+    /// may be read from other modules, so each read here was a runtime
+    /// exclusivity check, at every wake (issue 21).
+    private var fd: FileDescriptor?
+    public var descriptor: FileDescriptor? { fd }
 
     public init() throws(Errno) {
-        descriptor = FileDescriptor(rawValue: try valueOrErrno { system_timerfd_create_monotonic() }.get())
+        fd = FileDescriptor(rawValue: try valueOrErrno { system_timerfd_create_monotonic() }.get())
     }
 
     deinit { close() }
@@ -31,8 +35,8 @@ public final class MonotonicTimer {
     }
 
     public func close() {
-        guard let fd = descriptor else { return }
-        descriptor = nil
+        guard let fd else { return }
+        self.fd = nil
         try? fd.close()
     }
 }

@@ -192,6 +192,45 @@ struct EventLoopTests {
         #expect(try #require(ran.first) >= start + moved)
     }
 
+    @Test("the earliest scheduled time is kept as timers come and go: one cancelled or run is not waited for again")
+    func earliestKept() throws {
+        let loop = try EventLoop()
+        var trace: [String] = []
+        let now = EventLoop.monotonic()
+        let cancelled = loop.schedule(at: now + 0.02) { trace.append("cancelled") }
+        loop.schedule(at: now - 1) { trace.append("past") }
+        loop.schedule(at: now + 0.06) { trace.append("last"); loop.stop() }
+        loop.cancel(cancelled)
+        try loop.run()
+        #expect(trace == ["past", "last"])
+        // One wake for the time past, one for the last: an earliest kept stale
+        // (the cancelled one's, or the one that ran) would wake it for nothing, again and again.
+        #expect(loop.timerWakes == 2)
+        // Scheduled out of order, by hand: the earlier runs first, alone.
+        loop.schedule(at: 20) { trace.append("20") }
+        loop.schedule(at: 10) { trace.append("10") }
+        try loop.runTimers(dueBy: 15)
+        #expect(trace.suffix(1) == ["10"])
+        try loop.runTimers(dueBy: 25)
+        #expect(trace.suffix(2) == ["10", "20"])
+        #expect(loop.timersWaiting == 0)
+    }
+
+    @Test("the only timer due runs alone, and one its action makes due runs after it: in the pass by hand, on the next wake in run()")
+    func onlyOneDue() throws {
+        let loop = try EventLoop()
+        var trace: [String] = []
+        loop.schedule(at: 10) { trace.append("only"); loop.schedule(at: 5) { trace.append("made") } }
+        try loop.runTimers(dueBy: 10)
+        #expect(trace == ["only", "made"])
+        let now = EventLoop.monotonic()
+        let slot = loop.makeTimer { trace.append("slot"); loop.stop() }
+        loop.schedule(at: now - 1) { trace.append("alone"); loop.arm(slot, at: now - 2) }
+        try loop.run()
+        #expect(trace == ["only", "made", "alone", "slot"])
+        #expect(loop.timerWakes == 2)
+    }
+
     @Test("a timer an action arms for a time already past runs on the next pass, after the timers already due")
     func armedInPassWaits() throws {
         let loop = try EventLoop()
