@@ -18,16 +18,18 @@
  *   - the armed LED, as the body shows it (docs/DESIGN.md section 2): lit
  *     steady while armed; after the fire, blinking 4 Hz (a timerfd every
  *     0.125 s) while the press is asked, until the next POST /face or 15 s
- *     (the On Air wait). The line is --armed GPIO22 when given, else a
+ *     (the On Air wait). The line is --armed GPIO27 when given, else a
  *     variable: the rule's wake-ups are the body's, so a press round's CPU
- *     compares code, not the rule (issue 21, as the bounce window above);
+ *     compares code, not the rule (issue 21, as the bounce window above).
+ *     Only the press round's shape: an arming that runs out leaves it lit,
+ *     and an arming while asked keeps the blink;
  *   - with --lamp none the button is a simulated line, as on the body's sim
  *     board: POST /sim/press?presses=N&gap=S schedules its edges on a timerfd
  *     (down at each press, up 0.1 s later), and a read says the level of the
  *     last edge whose time has come (bench/alloc.py).
  *
  * cc -O2 -o reference reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)
- * reference --port P --token-file F --lamp GPIO17 --button GPIO23 [--armed GPIO22] --status-bytes N
+ * reference --port P --token-file F --lamp GPIO17 --button GPIO23 [--armed GPIO27] --status-bytes N
  * reference ... --lamp none     (no GPIO: a simulated button; bench/host-status.py, bench/alloc.py)
  */
 #define _GNU_SOURCE
@@ -249,7 +251,6 @@ static void wake_waiters(int all_due_only) {
         }
 }
 
-/* A confirmed press at `at`: the two-press. */
 /* The blink's timerfd: the next half period, or the end of the wait. */
 static void blink(void) {
     uint64_t ticks;
@@ -261,6 +262,7 @@ static void blink(void) {
     arm_at(blink_fd, blink_next);
 }
 
+/* A confirmed press at `at`: the two-press. */
 static void press(double at) {
     if (armed_at >= 0 && at - armed_at >= 5) armed_at = -1;
     if (armed_at < 0) { armed_at = at; armed_set(1); return; }

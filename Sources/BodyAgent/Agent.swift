@@ -125,7 +125,8 @@ public final class Agent: @unchecked Sendable {
     var pollsDue: Double?
     /// Every parked reply's `onClose`: made once, not a closure a poll. It
     /// marks, and the server's run drops the closed polls when it ends (a reply
-    /// closes only inside it): a weak reference to the agent here gave it a
+    /// closes inside a run, or as the server stops, when nothing is answered
+    /// any more): a weak reference to the agent here gave it a
     /// side table, which made every retain and release of it the runtime's
     /// slow path, at every turn (issue 21).
     let pollsClosed = Mark()
@@ -278,7 +279,14 @@ public final class Agent: @unchecked Sendable {
     /// for `Body`'s own non-mutating methods: they never reach back into the
     /// agent, and a change here would not be counted (`changeBody`). (Lent
     /// `borrowing` instead, it was copied again: 15k instructions a press round.)
-    func lendBody<R>(_ look: (inout Body) -> R) -> R { look(&body) }
+    func lendBody<R>(_ look: (inout Body) -> R) -> R {
+        #if DEBUG
+        // The tests' builds check the promise: a look changes nothing.
+        let before = body
+        defer { assert(body == before, "a look through lendBody changed the body: use changeBody") }
+        #endif
+        return look(&body)
+    }
 
     /// `body` changed in place by one of its entry points, and the change
     /// counted: the one way to change it (the kept outlook trusts the count).

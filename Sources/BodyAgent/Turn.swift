@@ -230,7 +230,9 @@ extension Agent {
     /// The outlook made afresh and kept, unless the kept one holds at `now`
     /// (the body unchanged since, its indicators still the same).
     func lookAhead(at now: Moment) {
-        if outlookChanges == bodyChanges, outlook.showsIndicators(at: now) { return }
+        // Made at this very moment (driveOutputs, then rearm) holds too, even
+        // where its quiet is already over (a long opening on a synchronised clock).
+        if outlookChanges == bodyChanges, outlook.showsIndicators(at: now) || outlook.madeAt == now.mono { return }
         outlook = lendBody { $0.outlook(at: now) }
         outlookChanges = bodyChanges
         outlookTicked = ticked.map { $0 == (bodyChanges, now.mono) } ?? false

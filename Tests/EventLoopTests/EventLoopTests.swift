@@ -197,14 +197,16 @@ struct EventLoopTests {
         let loop = try EventLoop()
         var trace: [String] = []
         let now = EventLoop.monotonic()
-        let cancelled = loop.schedule(at: now + 0.02) { trace.append("cancelled") }
-        loop.schedule(at: now - 1) { trace.append("past") }
+        // The earliest itself cancelled: a cancel that did not look again would
+        // keep its time and wake the loop for nothing.
+        let cancelled = loop.schedule(at: now + 0.01) { trace.append("cancelled") }
+        loop.schedule(at: now + 0.04) { trace.append("middle") }
         loop.schedule(at: now + 0.06) { trace.append("last"); loop.stop() }
         loop.cancel(cancelled)
         try loop.run()
-        #expect(trace == ["past", "last"])
-        // One wake for the time past, one for the last: an earliest kept stale
-        // (the cancelled one's, or the one that ran) would wake it for nothing, again and again.
+        #expect(trace == ["middle", "last"])
+        // One wake for each that ran: an earliest kept stale (the cancelled one's,
+        // or the one that ran) would wake it for nothing, again and again.
         #expect(loop.timerWakes == 2)
         // Scheduled out of order, by hand: the earlier runs first, alone.
         loop.schedule(at: 20) { trace.append("20") }

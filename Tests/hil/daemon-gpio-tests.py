@@ -726,26 +726,45 @@ def kernel_fault(since):
     return None
 
 
-def chip_gone(chip, body, run):
-    """A chip scenario on its own body (started if it is not running): the
+def body_killed(body):
+    """Whether the kernel has ended the body: it exited, or it is a zombie
+    or holds no descriptor (killed mid-ioctl and never reaped)."""
+    if body.proc is None or body.proc.poll() is not None:
+        return True
+    try:
+        state = next(l for l in open(f"/proc/{body.proc.pid}/status").read().splitlines() if l.startswith("State:"))
+        return "Z" in state.split(":", 1)[1] or not os.listdir(f"/proc/{body.proc.pid}/fd")
+    except (OSError, StopIteration):
+        return True
+
+
+def chip_gone(chip, main_body, body, run):
+    """A chip scenario on its own body: the main one stopped (both would hold
+    the port and the lines), this one started if it is not running. The
     chip's removal leaves the guest kernel unsound (above), so these run last.
-    A failure with a kernel oops in the body's context is the kernel's: it is
-    printed whole and counted apart; the body's recovery is then untested in
-    this run, and the summary says so."""
+    A failure is the kernel's only when the kernel oopsed in studio-body's
+    context since the scenario began AND the body is gone (exited, a zombie,
+    no descriptor): then it is printed whole and counted apart, and the
+    summary says the body's recovery is untested in this run."""
+    main_body.stop()
     if body.proc is None or body.proc.poll() is not None:
         body.start()
     since = len(subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines())
     failed = len(failures)
     try:
         run()
-    finally:
-        oops = kernel_fault(since) if len(failures) > failed else None
-        if oops:
-            kernel_faults.extend(failures[failed:])
-            del failures[failed:]
-            print("KERNEL the guest kernel oopsed in studio-body's own GPIO ioctl (Debian 6.1 gpio-sim removal with "
-                  "interrupts held; Tests/hil/README.md): the body's recovery is not tested in this run\n       "
-                  + "\n       ".join(oops), flush=True)
+    except Exception as e:  # a reset or refused connection raises: this body's failure, said with its own state
+        check(False, f"{type(e).__name__}: {e}")
+        print("     body log at the failure (exit " + str(body.proc.poll() if body.proc else None) + "):\n     "
+              + "\n     ".join(body.log().splitlines()[-30:]), flush=True)
+        print(where_it_is(body.proc.pid if body.proc else None), flush=True)
+    oops = kernel_fault(since) if len(failures) > failed and body_killed(body) else None
+    if oops:
+        kernel_faults.extend(failures[failed:])
+        del failures[failed:]
+        print("KERNEL the guest kernel oopsed in studio-body's own GPIO ioctl (Debian 6.1 gpio-sim removal with "
+              "interrupts held; Tests/hil/README.md) and the body is gone: its recovery is not tested in this run\n       "
+              + "\n       ".join(oops), flush=True)
 
 
 def chip_down_up(chip, body):
@@ -1000,8 +1019,8 @@ def main():
                  ("active-low", lambda: active_low(chip, body, binary, workdir)),
                  ("watch", lambda: watch(chip, body, binary)),
                  # Last: the chip's removal can leave the guest kernel unsound (chip_gone).
-                 ("chip", lambda: chip_gone(chip, chip_body, lambda: chip_down_up(chip, chip_body))),
-                 ("chip-again", lambda: chip_gone(chip, chip_body, lambda: chip_again(chip, chip_body, args.chip_rounds)))]
+                 ("chip", lambda: chip_gone(chip, body, chip_body, lambda: chip_down_up(chip, chip_body))),
+                 ("chip-again", lambda: chip_gone(chip, body, chip_body, lambda: chip_again(chip, chip_body, args.chip_rounds)))]
     try:
         body.start()
         for name, run in scenarios:
