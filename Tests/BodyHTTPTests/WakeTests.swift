@@ -8,10 +8,20 @@ import BodySystem
 /// no run is sure to follow; and the token checked once, at the head.
 @Suite("HTTP server: wake-ups and the token", .serialized)
 struct WakeTests {
-    /// Whether the server's own descriptor is readable now.
-    private func readable(_ h: Harness) -> Bool {
+    /// Whether the server's own descriptor is readable within `wait` ms.
+    private func readable(_ h: Harness, wait: Int32 = 0) -> Bool {
         var p = pollfd(fd: h.server.pollDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
-        return poll(&p, 1, 0) == 1
+        return poll(&p, 1, wait) == 1
+    }
+
+    /// A client whose `GET /ears?wait=5` the handler parks.
+    private func waitingEars(_ h: Harness) -> Background<Got> {
+        let port = h.server.port
+        return Background(h) { () -> Got in
+            let c = RawClient(port: port)
+            c.get("/ears?wait=5")
+            return attempt { () throws(ClientError) in try c.answer() }
+        }
     }
 
     /// write(2)s this thread made (/proc/thread-self/io).
@@ -30,12 +40,7 @@ struct WakeTests {
         var held: HTTPReply?
         let h = try Harness { _, request, reply in if request.path == "/ears" { held = reply } }
         if let willRun { h.server.willRun = { willRun } }
-        let port = h.server.port
-        let client = Background(h) { () -> Got in
-            let c = RawClient(port: port)
-            c.get("/ears?wait=5")
-            return attempt { () throws(ClientError) in try c.answer() }
-        }
+        let client = waitingEars(h)
         #expect(h.drive { held != nil })
         #expect(h.drive(limit: 0.2) { false } == false)  // settled: nothing due
         #expect(!readable(h))
@@ -77,11 +82,7 @@ struct WakeTests {
             reply.send(.json(200, okBody))
         }
         let port = h.server.port
-        let ears = Background(h) { () -> Got in
-            let c = RawClient(port: port)
-            c.get("/ears?wait=5")
-            return attempt { () throws(ClientError) in try c.answer() }
-        }
+        let ears = waitingEars(h)
         #expect(h.drive { held != nil })
         // Its client handed back, so it stays open: its close would be a hang-up, rightly heard.
         let push = Background(h) { () -> (RawClient, Got) in
@@ -94,8 +95,7 @@ struct WakeTests {
         let end = Harness.now() + 5
         let w0 = try writes(), w1 = try writes()
         while h.handled.count < 2 && Harness.now() < end {
-            var p = pollfd(fd: h.server.pollDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
-            _ = poll(&p, 1, 100)
+            _ = readable(h, wait: 100)
             h.server.run()
         }
         let w2 = try writes()
