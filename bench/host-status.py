@@ -18,14 +18,18 @@ board), alternating, N rounds, each program started afresh a round. Not a test.
           else the program did meanwhile (--presses rounds after 2 to warm up); its CPU
           a second while idle is printed beside it. CPU from each thread's
           /proc/PID/task/TID/schedstat (nanoseconds; /proc/PID/stat counts 10 ms
-          ticks, coarser than a round). The kill is settled after each round by a push
-          of {"eyes":{"red":false}}, outside the count: both programs blink the armed
+          ticks, coarser than a round). Both programs run at once for this path and
+          their rounds are taken in turn (reference, body, then body, reference), so
+          a slow spell of the shared host falls on both (until the fifth session of
+          issue 21 each program ran its rounds alone, one after the other, and a
+          run's ratio moved 1.2-1.6x with the host). The kill is settled after each
+          round by a push of {"eyes":{"red":false}}, outside the count: both programs blink the armed
           LED at 4 Hz while the press is asked (DESIGN section 2; the reference since
           the fourth session of issue 21, as it confirms a press as the body does), so
           a round holds one blink for both. A round whose press a late loop lost is
           made again.
 
-  python3 bench/host-status.py [--rounds 3] [--seconds 5] [--paths status,push,press] [--presses 10]
+  python3 bench/host-status.py [--rounds 3] [--seconds 5] [--paths status,push,press] [--presses 30]
 Builds the reference with cc and the body with `make build` (.build/release/studio-body).
 """
 import argparse
@@ -117,46 +121,73 @@ def next_item(doc):
     return int(re.search(rb'"next":(\d+)', doc).group(1))
 
 
-def press_rounds(proc, port, rounds, warm=2):
-    """CPU (µs) of each counted two-press round, how many were lost and made again,
-    the CPU (µs) a second while idle just before, and a round's mean length (s)."""
-    conn = Connection(port, TOKEN)
-    conn.ask("POST", "/face", b'{"onair":{"on":false}}')  # after the push: the lamp off, as at the start
-    nxt = next_item(conn.ask("GET", "/ears?wait=0"))
-    time.sleep(SETTLE)
-    # What the program spends doing nothing, which a round's half second holds too.
-    tids, a = set(threads_cpu(proc.pid)), threads_cpu(proc.pid)
-    time.sleep(IDLE)
-    idle = sum(v - a.get(t, 0) for t, v in threads_cpu(proc.pid).items()) / IDLE * 1e6
-    per, wall, lost, done = [], [], 0, 0
-    while done < warm + rounds:
-        before, t0 = threads_cpu(proc.pid), time.monotonic()
-        conn.ask("POST", f"/sim/press?button=kill&presses=2&gap={GAP}")
-        got = conn.ask("GET", f"/ears?after={nxt}&wait=4")
-        time.sleep(SETTLE)
-        after, t1 = threads_cpu(proc.pid), time.monotonic()
-        if b'"items":[]' in got:
+class Presser:
+    """One program's two-press rounds on one kept-alive connection (see press above)."""
+
+    def __init__(self, proc, port):
+        self.proc, self.conn = proc, Connection(port, TOKEN)
+        self.conn.ask("POST", "/face", b'{"onair":{"on":false}}')  # after the push: the lamp off, as at the start
+        self.next = next_item(self.conn.ask("GET", "/ears?wait=0"))
+        self.tids, self.lost = None, 0
+
+    def idle_start(self):
+        self.tids, self.idle0 = set(threads_cpu(self.proc.pid)), threads_cpu(self.proc.pid)
+
+    def idle_end(self, seconds):
+        """CPU (µs) a second while idle, since idle_start."""
+        return sum(v - self.idle0.get(t, 0) for t, v in threads_cpu(self.proc.pid).items()) / seconds * 1e6
+
+    def round(self):
+        """One counted round's CPU (µs) and length (s); a round whose press a late
+        loop lost is made again."""
+        while True:
+            before, t0 = threads_cpu(self.proc.pid), time.monotonic()
+            self.conn.ask("POST", f"/sim/press?button=kill&presses=2&gap={GAP}")
+            got = self.conn.ask("GET", f"/ears?after={self.next}&wait=4")
+            time.sleep(SETTLE)
+            after, t1 = threads_cpu(self.proc.pid), time.monotonic()
+            if b'"items":[]' not in got:
+                break
             # As bench/alloc.py: a press a late loop lost (only a loaded machine
             # does this); the arming runs out, the round is made again.
-            lost += 1
-            if lost > 5:
-                raise RuntimeError(f"{lost} two-presses asked nothing: {got[:300]!r}")
+            self.lost += 1
+            if self.lost > 5:
+                raise RuntimeError(f"{self.lost} two-presses asked nothing: {got[:300]!r}")
             time.sleep(5.5)
-            nxt = next_item(conn.ask("GET", "/ears?wait=0"))
-            continue
-        nxt = next_item(got)
-        if set(after) != set(before) or set(after) != tids:
-            raise RuntimeError(f"threads came or went during a press round ({sorted(tids)} -> {sorted(after)}): "
+            self.next = next_item(self.conn.ask("GET", "/ears?wait=0"))
+        self.next = next_item(got)
+        if set(after) != set(before) or set(after) != self.tids:
+            raise RuntimeError(f"threads came or went during a press round ({sorted(self.tids)} -> {sorted(after)}): "
                                "an ended thread's time would be lost")
-        if done >= warm:
-            per.append(sum(after[t] - before[t] for t in after) * 1e6)
-            wall.append(t1 - t0)
-        done += 1
         # The kill settled (both programs stop their asking blink), outside the count.
-        conn.ask("POST", "/face", b'{"eyes":{"red":false}}')
+        self.conn.ask("POST", "/face", b'{"eyes":{"red":false}}')
         time.sleep(0.02)  # and its answer's tail (the body's log line) too
-    conn.close()
-    return per, lost, idle, sum(wall) / len(wall)
+        return sum(after[t] - before[t] for t in after) * 1e6, t1 - t0
+
+
+def paired_press_rounds(procs, ports, rounds, warm=2):
+    """Both programs alive, their rounds taken in turn (reference, body, then body,
+    reference, ...): a host's slow minute falls on both, where a program's whole
+    run after the other's could catch it alone. Each program's round CPUs (µs),
+    lost rounds, idle CPU a second, and mean round length (s)."""
+    pressers = {k: Presser(procs[k], ports[k]) for k in procs}
+    time.sleep(SETTLE)
+    # What each program spends doing nothing, which a round's half second holds too.
+    for x in pressers.values():
+        x.idle_start()
+    time.sleep(IDLE)
+    idle = {k: x.idle_end(IDLE) for k, x in pressers.items()}
+    names = list(procs)
+    per, wall = {k: [] for k in names}, {k: [] for k in names}
+    for i in range(warm + rounds):
+        for k in (names if i % 2 == 0 else names[::-1]):
+            us, secs = pressers[k].round()
+            if i >= warm:
+                per[k].append(us)
+                wall[k].append(secs)
+    for x in pressers.values():
+        x.conn.close()
+    return per, {k: x.lost for k, x in pressers.items()}, idle, {k: sum(v) / len(v) for k, v in wall.items()}
 
 
 def main():
@@ -164,7 +195,7 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seconds", type=int, default=5)
     p.add_argument("--paths", default=",".join(PATHS), help="some of status,push,press (comma-separated; all by default)")
-    p.add_argument("--presses", type=int, default=10, help="two-press rounds counted a round and program")
+    p.add_argument("--presses", type=int, default=30, help="two-press rounds counted a run and program")
     a = p.parse_args()
     paths = [x for x in a.paths.split(",") if x]
     if not paths or any(x not in PATHS for x in paths):
@@ -191,11 +222,15 @@ def main():
     progs = {"reference": [ref, "--port", "8796", "--token-file", token, "--lamp", "none", "--status-bytes", str(size)],
              "body": [body, "--config", conf]}
     ports = {"reference": 8796, "body": 8795}
+    med = lambda xs: sorted(xs)[len(xs) // 2]
     rows = {k: {x: [] for x in PATHS} for k in progs}
     lost = {k: 0 for k in progs}
     print(f"paths {','.join(paths)}; host load at the start: {load0}", flush=True)
+    rounds = {k: [] for k in progs}  # every counted press round's CPU (µs), all runs
     for r in range(a.rounds):
         for name, argv in progs.items():
+            if "status" not in paths and "push" not in paths:
+                break
             proc, _ = serve(argv, ports[name])
             try:
                 if "status" in paths:
@@ -211,18 +246,31 @@ def main():
                     us = (cpu(proc.pid) - c0) / n * 1e6
                     rows[name]["push"].append((rps16, us))
                     print(f"round {r + 1} {name} push: -c16 {rps16:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
-                if "press" in paths:
-                    per, l, idle, secs = press_rounds(proc, ports[name], a.presses)
-                    lost[name] += l
-                    us = sum(per) / len(per)
-                    rows[name]["press"].append((us, idle))
-                    print(f"round {r + 1} {name} press: {len(per)} two-press rounds of {secs:.2f} s, {us:.1f} µs CPU a round "
-                          f"(each {min(per):.0f}-{max(per):.0f}){f', {l} lost and made again' if l else ''}; "
-                          f"idle before, {idle:.1f} µs CPU a second", flush=True)
             finally:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(10)
-    med = lambda xs: sorted(xs)[len(xs) // 2]
+        if "press" in paths:
+            procs = {}
+            try:
+                for name, argv in progs.items():
+                    procs[name], _ = serve(argv, ports[name])
+                per, l, idle, secs = paired_press_rounds(procs, ports, a.presses)
+            finally:
+                for proc in procs.values():
+                    proc.send_signal(signal.SIGTERM)
+                    proc.wait(10)
+            for name in progs:
+                lost[name] += l[name]
+                us = sum(per[name]) / len(per[name])
+                rows[name]["press"].append((us, idle[name], med(per[name])))
+                rounds[name] += per[name]
+                print(f"round {r + 1} {name} press: {len(per[name])} two-press rounds of {secs[name]:.2f} s, "
+                      f"{us:.1f} µs CPU a round, median {med(per[name]):.1f} (each {min(per[name]):.0f}-{max(per[name]):.0f})"
+                      f"{f', {l[name]} lost and made again' if l[name] else ''}; idle before, {idle[name]:.1f} µs CPU a second",
+                      flush=True)
+            x, y = (rows[k]["press"][-1][0] for k in progs)
+            print(f"round {r + 1} press: body / reference {y / x:.2f}x (means), "
+                  f"{med(per['body']) / med(per['reference']):.2f}x (medians)", flush=True)
     print(f"\n{a.rounds} rounds alternating, {size}-byte /status, host load {open('/proc/loadavg').read().split()[0]} at the end")
     print("| figure | C reference | body | body / reference |\n| --- | --- | --- | --- |")
     figures = {"status": [(0, "`GET /status`, wrk -t1 -c16, requests/s (median)"), (1, "the same, -c4"),
@@ -230,12 +278,16 @@ def main():
                "push": [(0, "`POST /face` (onair on/off in turn, phase live), wrk -t1 -c16, requests/s (median)"),
                         (1, "CPU per push, -c16 (median), µs")],
                "press": [(0, f"CPU per press round (`POST /sim/press` two-press, gap {GAP} s, + the waiting `GET /ears`; "
-                             f"{a.presses} rounds back to back, median of the means), µs"),
+                             f"{a.presses} rounds a run, the programs' rounds in turn; median of the runs' means), µs"),
                          (1, f"CPU a second while idle ({IDLE:g} s before the presses, which a round's real time holds too), µs")]}
     for path in paths:
         for i, words in figures[path]:
             x, y = med([v[i] for v in rows["reference"][path]]), med([v[i] for v in rows["body"][path]])
             print(f"| {words} | {x:,.1f} | {y:,.1f} | {f'{y / x:.2f}x' if x else '-'} |")
+    if "press" in paths:
+        x, y = med(rounds["reference"]), med(rounds["body"])
+        print(f"| the same, median of every round of every run ({len(rounds['body'])} a program), µs | "
+              f"{x:,.1f} | {y:,.1f} | {y / x:.2f}x |")
     if any(lost.values()):
         print(f"press rounds lost to a late loop and made again: {lost}")
     print(f"host load at the end: {open('/proc/loadavg').read().strip()}")
