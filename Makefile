@@ -27,11 +27,17 @@ SWIFT      ?= swift
 VERSION    := $(shell sed -n 's/^let version = "\(.*\)"$$/\1/p' Sources/studio-body/main.swift)
 SWIFTFLAGS ?= -c release --static-swift-stdlib
 BIN        ?= .build/release/studio-body
+# The code a request or a press runs, laid out together (issue 21): each function in its own
+# section, and the linker (gold) places the ones in bench/code-order.txt first, in its order.
+# A wake-up after a sleep then touches a few dozen pages of code, not two hundred. The file is
+# made by bench/code-order.py; a name it lists that no longer exists is passed over.
+CODE_ORDER := bench/code-order.txt
+LAYOUT     ?= -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=$(CURDIR)/$(CODE_ORDER)
 
 INSTALL    ?= install
 # What the studio-body product is built from (Package.swift: every target but http-bench,
-# a benchmark that is not installed), so a change elsewhere never rebuilds it.
-SOURCES    := Package.swift $(shell find Sources -type f -not -path 'Sources/http-bench/*' 2>/dev/null)
+# a benchmark that is not installed) and the code order, so a change elsewhere never rebuilds it.
+SOURCES    := Package.swift $(CODE_ORDER) $(shell find Sources -type f -not -path 'Sources/http-bench/*' 2>/dev/null)
 
 # The paths written in the repository's unit and example config, rewritten at install.
 EDIT = sed -e 's|/usr/local/bin/studio-body|$(BINDIR)/studio-body|g' \
@@ -45,15 +51,21 @@ BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring
 UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service systemd/studio-body-picamera.service
 RULES       = udev/70-studio-body.rules
 
-.PHONY: all build built install install-files install-config install-token install-system uninstall deb
+.PHONY: all build built http-bench install install-files install-config install-token install-system uninstall deb
 all: build
 build: $(BIN)
 
 # swift build leaves the binary alone when no source's content changed (a checkout that only
 # touched files): touch it, so it is newer than its sources and `make install` takes it.
 $(BIN): $(SOURCES)
-	$(SWIFT) build $(SWIFTFLAGS) --product studio-body
+	@# A new code order changes no object, so swift build would not link again: make it.
+	@if [ -e $@ ] && [ $(CODE_ORDER) -nt $@ ]; then rm -f $@; fi
+	$(SWIFT) build $(SWIFTFLAGS) $(LAYOUT) --product studio-body
 	touch $@
+
+# The HTTP server alone (scripts/bench), built as the body is, so the two share their objects.
+http-bench:
+	$(SWIFT) build $(SWIFTFLAGS) $(LAYOUT) --product http-bench
 
 # Installing never builds: under sudo the build would run as root, where swiftly's swift
 # is not on the PATH, and would leave root's files in .build. It says what to run instead.

@@ -71,6 +71,47 @@ def total(profile, pattern=None):
     return 0
 
 
+def launch(who, body, port, work, valgrind=()):
+    """The body (a `strip -g` copy: valgrind gives up on its full debug info) or the
+    reference under callgrind, answering on port; its profiles go to work."""
+    for tool in ("valgrind", "callgrind_control", "callgrind_annotate"):
+        if not shutil.which(tool):
+            raise RuntimeError(f"{tool} is not installed (apt-get install valgrind)")
+    token = os.path.join(work, "token")
+    with open(token, "w") as f:
+        f.write(TOKEN + "\n")
+    os.chmod(token, 0o600)
+    if who == "body":
+        binary = os.path.join(work, "studio-body")
+        shutil.copy(body, binary)
+        subprocess.run(["strip", "-g", binary], check=True)
+        conf = os.path.join(work, "body.conf")
+        with open(conf, "w") as f:
+            f.write(f"[body]\nname = bench\ntls = no\nlisten = 127.0.0.1:{port}\ntoken-file = {token}\nannounce = no\n"
+                    f"[oriel]\nsilence = 600s\n[board]\nfile = sim\n")
+        argv = [binary, "--config", conf]
+    else:
+        binary = os.path.join(work, "reference")
+        subprocess.run(f"cc -O2 -o {binary} {ROOT}/bench/reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)",
+                       shell=True, check=True)
+        argv = [binary, "--port", str(port), "--token-file", token, "--lamp", "none", "--status-bytes", "928"]
+    out = os.path.join(work, "callgrind.out.%p")
+    log = open(os.path.join(work, "valgrind.log"), "w")
+    proc = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *valgrind] + argv,
+                            stdout=log, stderr=log)
+    for _ in range(300):
+        try:
+            req = urllib.request.Request(f"http://127.0.0.1:{port}/status", headers={"Authorization": f"Bearer {TOKEN}"})
+            urllib.request.urlopen(req, timeout=5).read()
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{who} ended under valgrind: see {log.name}")
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"{who} did not answer under valgrind: see {log.name}")
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("who", choices=["body", "reference"])
@@ -80,41 +121,9 @@ def main():
     p.add_argument("--port", type=int, default=18800)
     a = p.parse_args()
     n = a.n or (10 if a.op == "press" else 300)
-    for tool in ("valgrind", "callgrind_control", "callgrind_annotate"):
-        if not shutil.which(tool):
-            raise RuntimeError(f"{tool} is not installed (apt-get install valgrind)")
     work = tempfile.mkdtemp(prefix="studio-body-callgrind-")
-    token = os.path.join(work, "token")
-    with open(token, "w") as f:
-        f.write(TOKEN + "\n")
-    os.chmod(token, 0o600)
-    if a.who == "body":
-        binary = os.path.join(work, "studio-body")
-        shutil.copy(a.body, binary)
-        subprocess.run(["strip", "-g", binary], check=True)
-        conf = os.path.join(work, "body.conf")
-        with open(conf, "w") as f:
-            f.write(f"[body]\nname = bench\ntls = no\nlisten = 127.0.0.1:{a.port}\ntoken-file = {token}\nannounce = no\n"
-                    f"[oriel]\nsilence = 600s\n[board]\nfile = sim\n")
-        argv = [binary, "--config", conf]
-    else:
-        binary = os.path.join(work, "reference")
-        subprocess.run(f"cc -O2 -o {binary} {ROOT}/bench/reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)",
-                       shell=True, check=True)
-        argv = [binary, "--port", str(a.port), "--token-file", token, "--lamp", "none", "--status-bytes", "928"]
-    out = os.path.join(work, "callgrind.out.%p")
-    log = open(os.path.join(work, "valgrind.log"), "w")
-    proc = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"] + argv, stdout=log, stderr=log)
+    proc = launch(a.who, a.body, a.port, work)
     try:
-        for _ in range(300):
-            try:
-                req = urllib.request.Request(f"http://127.0.0.1:{a.port}/status", headers={"Authorization": f"Bearer {TOKEN}"})
-                urllib.request.urlopen(req, timeout=5).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"{a.who} ended under valgrind: see {log.name}")
-                time.sleep(0.2)
         conn = Connection(a.port, TOKEN)
         _, nxt = run_ops(conn, a.who, a.op, 3 if a.op == "press" else 20)
         subprocess.run(["callgrind_control", "-z", str(proc.pid)], check=True, capture_output=True)
