@@ -204,7 +204,7 @@ extension Metrics {
         w.family("presses_total", "counter", "Confirmed presses, by button and by what they did.")
         for button in ButtonRole.allCases {
             for outcome in Pressed.allCases {
-                w.count(presses[PressKey(button: button, outcome: outcome)] ?? 0,
+                w.count(pressCount(button, outcome),
                         ("button", button.rawValue), ("outcome", outcome.rawValue))
             }
         }

@@ -13,6 +13,16 @@ public struct Metrics: Sendable {
     public enum Pressed: String, CaseIterable, Sendable {
         case armed, asked, waiting, refused
 
+        /// Its place in a button's counts (`allCases` order).
+        var slot: Int {
+            switch self {
+            case .armed: 0
+            case .asked: 1
+            case .waiting: 2
+            case .refused: 3
+            }
+        }
+
         public init(_ outcome: PressOutcome) {
             switch outcome {
             case .armed: self = .armed
@@ -34,7 +44,25 @@ public struct Metrics: Sendable {
 
     public private(set) var pushes: UInt64 = 0
     public private(set) var polls: UInt64 = 0
-    public private(set) var presses: [PressKey: UInt64] = [:]
+    /// Presses by button, then by `Pressed.slot`: a table, not a dictionary
+    /// keyed by both, so a press hashes nothing (issue 21).
+    private var pressCounts = RoleTable<ButtonRole, InlineArray<4, UInt64>>()
+
+    /// Presses by button and outcome; only those counted at least once.
+    public var presses: [PressKey: UInt64] {
+        var all: [PressKey: UInt64] = [:]
+        for button in ButtonRole.allCases {
+            for outcome in Pressed.allCases where pressCount(button, outcome) > 0 {
+                all[PressKey(button: button, outcome: outcome)] = pressCount(button, outcome)
+            }
+        }
+        return all
+    }
+
+    /// The presses of `button` that did `outcome`.
+    func pressCount(_ button: ButtonRole, _ outcome: Pressed) -> UInt64 {
+        pressCounts[button]?[outcome.slot] ?? 0
+    }
     /// Requests whose wait ran out before Oriel's word came.
     public private(set) var unanswered: UInt64 = 0
     /// Of those, the ones still in the outbox, withdrawn before Oriel took them.
@@ -82,7 +110,9 @@ public struct Metrics: Sendable {
     public mutating func count(_ action: BodyAction) {
         switch action {
         case .pressed(let button, let outcome, let at):
-            presses[PressKey(button: button, outcome: Pressed(outcome)), default: 0] += 1
+            var counts = pressCounts[button] ?? InlineArray(repeating: 0)
+            counts[Pressed(outcome).slot] += 1
+            pressCounts[button] = counts
             if case .asked(let request) = outcome {
                 asked.append((request.id, at))
                 if asked.count > Self.askedKept { asked.removeFirst(asked.count - Self.askedKept) }

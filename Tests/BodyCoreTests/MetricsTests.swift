@@ -52,6 +52,26 @@ struct MetricsTests {
                               .init(button: .kill, outcome: .waiting): 1, .init(button: .camera, outcome: .refused): 1])
     }
 
+    @Test("each button's count of each outcome is its own: the table's places do not mix (issue 21)")
+    func pressPlaces() {
+        var m = Metrics()
+        let outcomes: [PressOutcome] = [.armed, .asked(onAir), .waiting("asking"), .refused("no")]
+        // Button i has outcome j counted i + j + 1 times: every place a different count.
+        for (i, button) in ButtonRole.allCases.enumerated() {
+            for (j, outcome) in outcomes.enumerated() {
+                for _ in 0...(i + j) { m.count(.pressed(button, outcome, at: 100)) }
+            }
+        }
+        for (i, button) in ButtonRole.allCases.enumerated() {
+            for (j, outcome) in outcomes.enumerated() {
+                #expect(m.pressCount(button, Metrics.Pressed(outcome)) == UInt64(i + j + 1))
+                #expect(m.presses[.init(button: button, outcome: Metrics.Pressed(outcome))] == UInt64(i + j + 1))
+            }
+        }
+        #expect(m.presses.count == 16)
+        #expect(Metrics().presses.isEmpty)
+    }
+
     @Test("a press's item taken by a poll times press to taken once; a withdrawn one is never timed")
     func pressToTaken() throws {
         var m = Metrics()
