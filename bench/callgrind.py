@@ -14,7 +14,7 @@ the counters are dumped (`callgrind_control -d`).
            counted for both (about one push's worth: host-status.py leaves it out)
 
 Prints instructions an operation and the part that is libmicrohttpd's pool
-memset (zeroed at every request: 36 KiB for the body, 32 KiB for the reference;
+memset (1.5 pools zeroed a request: 16 KiB for the body, 32 KiB for the reference;
 callgrind counts its `rep stosb` a byte at a time though it costs well under a
 microsecond natively), and keeps the profile for callgrind_annotate.
 

@@ -2,7 +2,9 @@
 /// buffers back to the kernel. A rule on the count of open connections,
 /// seen after each run of the server; no clock.
 struct FloodEnd {
-    /// At or above this many open connections, it is a flood (half the limit).
+    /// At or above this many open connections, it is a flood (an eighth of
+    /// the limit, one address's worth): MHD's malloc'd pools of the ones
+    /// past calm would otherwise stay in the heap (issue 21, `HTTPLimits.headMemory`).
     let flood: Int
     /// At or below this many, the flood is over: Oriel's poll and push, a
     /// dashboard or two.
@@ -10,7 +12,7 @@ struct FloodEnd {
     private var flooded = false
 
     init(limit: Int) {
-        flood = max(2, limit / 2)
+        flood = max(2, limit / 8)
         calm = max(1, limit / 16)
     }
 

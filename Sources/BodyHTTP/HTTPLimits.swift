@@ -27,11 +27,14 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Bytes of memory MHD gives each connection (its connection memory limit):
     /// a request line and head must fit in it, or MHD refuses them with 414
     /// or 431 (in the body's words, MHDPages). Oriel's heads are a few hundred
-    /// bytes. Just over MHD's default of 32 KiB on purpose: 0.9.75 mallocs a
-    /// pool of 32 KiB or less, and a flood's worth of freed pools stays in the
-    /// heap (the RSS grew 3-4 MiB under a storm and never came back); a larger
-    /// one is its own mmap, touched only as used and given back on close.
-    public static let headMemory = 36 * 1024
+    /// bytes, a browser's one or two KiB. Small on purpose (issue 21): 0.9.75
+    /// zeroes the whole pool after every request on a kept-alive connection
+    /// and half of it again once the head is read (MHD_pool_reset and
+    /// MHD_pool_reallocate), 1.5 times this a request, which a VM without a
+    /// fast memset pays byte by byte. A pool this size is malloc'd, and the
+    /// freed ones stay in the heap until the flood they came with is over
+    /// (`FloodEnd`, then `Heap.giveBackFree`).
+    public static let headMemory = 16 * 1024
 
     public init() {}
 }
