@@ -28,11 +28,19 @@ VERSION    := $(shell sed -n 's/^let version = "\(.*\)"$$/\1/p' Sources/studio-b
 SWIFTFLAGS ?= -c release --static-swift-stdlib
 BIN        ?= .build/release/studio-body
 # The code a request or a press runs, laid out together (issue 21): each function in its own
-# section, and the linker (gold) places the ones in bench/code-order.txt first, in its order.
-# A wake-up after a sleep then touches a few dozen pages of code, not two hundred. The file is
-# made by bench/code-order.py; a name it lists that no longer exists is passed over.
+# section, and gold places the ones bench/code-order.txt lists side by side, in its order (at
+# the end of .text, after the code it was not told about). A wake-up after a sleep then touches
+# a few dozen pages of code, not two hundred. The file is made by bench/code-order.py, which
+# checks it with --check; a name it lists that no longer exists is passed over. The ordering
+# file is gold's (lld refuses the option), so gold is named. `make LAYOUT=` builds without.
 CODE_ORDER := bench/code-order.txt
-LAYOUT     ?= -Xswiftc -Xfrontend -Xswiftc -function-sections -Xlinker --section-ordering-file=$(CURDIR)/$(CODE_ORDER)
+LAYOUT     ?= -Xswiftc -use-ld=gold -Xswiftc -Xfrontend -Xswiftc -function-sections \
+              -Xlinker --section-ordering-file='$(CURDIR)/$(CODE_ORDER)'
+# swift build compiles nothing again when only its flags change: the flags of the last release
+# build are kept here, and a change removes its objects first, so no object of the old flags
+# is linked with the new.
+BUILD_FLAGS = $(SWIFTFLAGS) $(LAYOUT)
+FLAGS_STAMP := .build/release-flags
 
 INSTALL    ?= install
 # What the studio-body product is built from (Package.swift: every target but http-bench,
@@ -57,15 +65,27 @@ build: $(BIN)
 
 # swift build leaves the binary alone when no source's content changed (a checkout that only
 # touched files): touch it, so it is newer than its sources and `make install` takes it.
-$(BIN): $(SOURCES)
+$(BIN): $(SOURCES) $(FLAGS_STAMP)
 	@# A new code order changes no object, so swift build would not link again: make it.
 	@if [ -e $@ ] && [ $(CODE_ORDER) -nt $@ ]; then rm -f $@; fi
-	$(SWIFT) build $(SWIFTFLAGS) $(LAYOUT) --product studio-body
+	$(SWIFT) build $(BUILD_FLAGS) --product studio-body
 	touch $@
 
+# Rewritten only when the flags differ, so an unchanged build stays up to date.
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(BUILD_FLAGS)" ]; then \
+	  echo "build flags changed: the release objects are compiled again"; \
+	  rm -f .build/release/*.build/*.o; echo "$(BUILD_FLAGS)" > $@; fi
+
 # The HTTP server alone (scripts/bench), built as the body is, so the two share their objects.
-http-bench:
-	$(SWIFT) build $(SWIFTFLAGS) $(LAYOUT) --product http-bench
+http-bench: $(FLAGS_STAMP)
+	@if [ -e .build/release/http-bench ] && [ $(CODE_ORDER) -nt .build/release/http-bench ]; then \
+	  rm -f .build/release/http-bench; fi
+	$(SWIFT) build $(BUILD_FLAGS) --product http-bench
+
+.PHONY: FORCE
+FORCE:
 
 # Installing never builds: under sudo the build would run as root, where swiftly's swift
 # is not on the PATH, and would leave root's files in .build. It says what to run instead.

@@ -18,7 +18,13 @@ run on another machine may order ties differently; that changes nothing that
 matters.
 
   python3 bench/code-order.py [--port P]     then `make build` links with it
-Needs valgrind.
+  python3 bench/code-order.py --check         the release body's layout, checked
+Needs valgrind (and nm for --check).
+
+--check reads the symbols of the release binary: how many listed names it holds,
+and how many pages they span against the fewest they could. It fails when a
+fifth of the names are gone (the order is stale: make it again) or when they lie
+scattered (the linker did not take the order).
 """
 import argparse
 import collections
@@ -97,12 +103,50 @@ def functions(profile, binary):
     return out
 
 
+PAGE = 4096
+
+
+def listed():
+    return [line[len(".text."):].strip() for line in open(OUT) if line.startswith(".text.")]
+
+
+def check(binary):
+    """The listed functions' place in `binary`: (found, listed, pages spanned, fewest pages)."""
+    names = listed()
+    out = subprocess.run(["nm", "--defined-only", "--print-size", binary],
+                         check=True, capture_output=True, text=True).stdout
+    where = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[2] in "tTwW":
+            where.setdefault(parts[3], (int(parts[0], 16), int(parts[1], 16)))
+    found = [where[n] for n in names if n in where]
+    pages = {a // PAGE for a, size in found for a in range(a, a + max(size, 1), PAGE)}
+    pages |= {(a + max(size, 1) - 1) // PAGE for a, size in found}
+    fewest = -(-sum(size for _, size in found) // PAGE)
+    return len(found), len(names), len(pages), fewest
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--port", type=int, default=18801)
     p.add_argument("--body", default=os.path.join(ROOT, ".build", "release", "studio-body"))
+    p.add_argument("--check", action="store_true", help="check the release body's layout; make nothing")
     a = p.parse_args()
-    env = dict(os.environ, PATH="/opt/swift/usr/bin:" + os.environ.get("PATH", ""))
+    if a.check:
+        found, names, pages, fewest = check(a.body)
+        print(f"code order: {found} of {names} listed functions in {os.path.relpath(a.body, ROOT)}, "
+              f"on {pages} pages ({fewest} at the fewest)")
+        if found < names * 4 // 5:
+            raise RuntimeError(f"{names - found} listed functions are gone: the order is stale; "
+                               "run bench/code-order.py, then make build")
+        if pages > 2 * fewest + 2:
+            raise RuntimeError("the listed functions lie scattered: the linker did not take the order "
+                               "(the Makefile's LAYOUT, gold's --section-ordering-file)")
+        return
+    env = dict(os.environ)
+    if os.path.isdir("/opt/swift/usr/bin"):  # this project's machines keep swift there
+        env["PATH"] = "/opt/swift/usr/bin:" + env.get("PATH", "")
     subprocess.run(["make", "--no-print-directory", "build"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL, env=env)
     work = tempfile.mkdtemp(prefix="studio-body-code-order-")
     proc = launch("body", a.body, a.port, work, valgrind=["--demangle=no"])
