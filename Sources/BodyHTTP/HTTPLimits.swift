@@ -33,7 +33,9 @@ public struct HTTPLimits: Sendable, Equatable {
     /// MHD_pool_reallocate), 1.5 times this a request, which a VM without a
     /// fast memset pays byte by byte. A pool this size is malloc'd, and the
     /// freed ones stay in the heap until the flood they came with is over
-    /// (`FloodEnd`, then `Heap.giveBackFree`).
+    /// (`FloodEnd`, then `Heap.giveBackFree`); fewer than a flood's stay for
+    /// good (+124 KiB after 15). A head of the last ~300 bytes below this
+    /// leaves MHD no room to answer: it closes (docs/decisions.md).
     public static let headMemory = 16 * 1024
 
     public init() {}

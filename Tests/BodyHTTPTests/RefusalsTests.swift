@@ -73,6 +73,41 @@ struct RefusalsTests {
         }
     }
 
+    /// The last half KiB below the limit, where a whole head leaves MHD's pool
+    /// too little room to write any answer: 0.9.75 then closes the connection
+    /// without one (docs/decisions.md, for heads of ~16,050-16,250 bytes). What
+    /// must hold across it: every head gets its answer, a 431 or that close,
+    /// never a hang, and the server answers the next client.
+    @Test("a head at the limit gets an answer, a 431 or a close, never a hang; the next client is heard")
+    func headAtTheLimit() throws {
+        let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        let sizes = Array(stride(from: 15 * 1024 + 512, through: 16 * 1024 + 512, by: 64))
+        let client = Background(h) { () -> [Got] in
+            let start = "GET /status HTTP/1.1\r\nHost: x\r\nX-Pad: "
+            var got: [Got] = sizes.map { size in
+                let c = RawClient(port: port, from: 8)
+                c.send(start + String(repeating: "a", count: size - start.utf8.count - 4) + "\r\n\r\n")
+                return attempt { () throws(ClientError) in try c.answer() }
+            }
+            let after = RawClient(port: port, from: 8)
+            after.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            got.append(attempt { () throws(ClientError) in try after.answer() })
+            return got
+        }
+        #expect(h.drive(limit: 20) { client.isDone })
+        let got = try #require(client.value)
+        for (size, one) in zip(sizes, got) {
+            switch one {
+            case .success(let answer): #expect([200, 431].contains(answer.status), "\(size) bytes: \(answer.text)")
+            case .failure(let error): #expect(error == .closed, "\(size) bytes: \(error)")
+            }
+        }
+        #expect(got.prefix(3).allSatisfy { (try? $0.get().status) == 200 }, "heads of 15.5-15.6 KiB are heard")
+        #expect(got.dropLast().suffix(2).allSatisfy { (try? $0.get().status) == 431 }, "heads of 16.4-16.5 KiB get 431")
+        #expect((try? got.last?.get().status) == 200, "the client after them is heard")
+    }
+
     /// libmicrohttpd 0.9.75 sends the head of these two refusals twice (its
     /// state machine goes on after parse_connection_headers refused): the
     /// client sees a status line, a head, and a body that is the head again
