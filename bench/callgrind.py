@@ -96,9 +96,9 @@ def launch(who, body, port, work, valgrind=()):
                        shell=True, check=True)
         argv = [binary, "--port", str(port), "--token-file", token, "--lamp", "none", "--status-bytes", "928"]
     out = os.path.join(work, "callgrind.out.%p")
-    log = open(os.path.join(work, "valgrind.log"), "w")
-    proc = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *valgrind] + argv,
-                            stdout=log, stderr=log)
+    with open(os.path.join(work, "valgrind.log"), "w") as log:  # the child keeps its own copy
+        proc = subprocess.Popen(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *valgrind] + argv,
+                                stdout=log, stderr=log)
     for _ in range(300):
         try:
             req = urllib.request.Request(f"http://127.0.0.1:{port}/status", headers={"Authorization": f"Bearer {TOKEN}"})

@@ -12,7 +12,7 @@ board), alternating, N rounds, each program started afresh a round. Not a test.
           GET /ears?after=N&wait=4 its confirming second press answers, through each
           program's simulated line (edges on a timerfd, a read of the line at the
           10 ms window's end). A two-press takes real time, so this is CPU per round,
-          not per request: rounds back to back on one kept-alive connection, each from
+          not per request: rounds on one kept-alive connection a program, each from
           the press until the last edge (the second release) is settled, so a round
           holds both requests, the four edges, their four confirmations and whatever
           else the program did meanwhile (--presses rounds after 2 to warm up); its CPU
@@ -36,6 +36,7 @@ import argparse
 import os
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -126,7 +127,7 @@ class Presser:
 
     def __init__(self, proc, port):
         self.proc, self.conn = proc, Connection(port, TOKEN)
-        self.conn.ask("POST", "/face", b'{"onair":{"on":false}}')  # after the push: the lamp off, as at the start
+        self.conn.ask("POST", "/face", b'{"onair":{"on":false}}')  # the lamp off, as after a push path's run
         self.next = next_item(self.conn.ask("GET", "/ears?wait=0"))
         self.tids, self.lost = None, 0
 
@@ -222,7 +223,7 @@ def main():
     progs = {"reference": [ref, "--port", "8796", "--token-file", token, "--lamp", "none", "--status-bytes", str(size)],
              "body": [body, "--config", conf]}
     ports = {"reference": 8796, "body": 8795}
-    med = lambda xs: sorted(xs)[len(xs) // 2]
+    med = statistics.median
     rows = {k: {x: [] for x in PATHS} for k in progs}
     lost = {k: 0 for k in progs}
     print(f"paths {','.join(paths)}; host load at the start: {load0}", flush=True)
@@ -256,9 +257,14 @@ def main():
                     procs[name], _ = serve(argv, ports[name])
                 per, l, idle, secs = paired_press_rounds(procs, ports, a.presses)
             finally:
-                for proc in procs.values():
+                for proc in procs.values():  # both signalled before either is waited for
                     proc.send_signal(signal.SIGTERM)
-                    proc.wait(10)
+                for proc in procs.values():
+                    try:
+                        proc.wait(10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
             for name in progs:
                 lost[name] += l[name]
                 us = sum(per[name]) / len(per[name])
@@ -268,7 +274,7 @@ def main():
                       f"{us:.1f} µs CPU a round, median {med(per[name]):.1f} (each {min(per[name]):.0f}-{max(per[name]):.0f})"
                       f"{f', {l[name]} lost and made again' if l[name] else ''}; idle before, {idle[name]:.1f} µs CPU a second",
                       flush=True)
-            x, y = (rows[k]["press"][-1][0] for k in progs)
+            x, y = rows["reference"]["press"][-1][0], rows["body"]["press"][-1][0]
             print(f"round {r + 1} press: body / reference {y / x:.2f}x (means), "
                   f"{med(per['body']) / med(per['reference']):.2f}x (medians)", flush=True)
     print(f"\n{a.rounds} rounds alternating, {size}-byte /status, host load {open('/proc/loadavg').read().split()[0]} at the end")

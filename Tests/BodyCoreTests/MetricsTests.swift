@@ -70,6 +70,8 @@ struct MetricsTests {
         }
         #expect(m.presses.count == 16)
         #expect(Metrics().presses.isEmpty)
+        // The places are 0..<4 in order: a fifth outcome must widen the InlineArray<4>.
+        #expect(Metrics.Pressed.allCases.map(\.slot) == Array(0..<4))
     }
 
     @Test("a press's item taken by a poll times press to taken once; a withdrawn one is never timed")
