@@ -220,6 +220,10 @@ public final class Agent: @unchecked Sendable {
             // while one is due (Turn.swift), and `turnNow` is set until then.
             server.willRun = { [unowned self] in self.turnNow != nil }
             try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.turn("the server is ready", runsServer: true) { _ in [] } }
+            try loop.watch(fd: server.hangupDescriptor) { [unowned self] in
+                self.server?.hangUpsReported()
+                self.turn("a client hung up", runsServer: true) { _ in [] }
+            }
         } catch {
             board?.release()
             throw AgentError("\(error)")
