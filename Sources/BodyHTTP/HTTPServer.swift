@@ -58,19 +58,26 @@ public final class HTTPServer {
     var quietRefusal = false
 
     public private(set) var port: UInt16 = 0
-    /// The server's own epoll set and wake-up counter.
+    /// The server's own epoll set and wake-up counter, and the set of hang-ups.
     var poll: ServerPoll?
     /// What the owner's loop watches; nil once stopped. When it is readable, `run()`.
     public var pollDescriptor: FileDescriptor? { poll?.descriptor }
     /// What the owner's loop watches beside it: clients that hung up while MHD
-    /// does not listen. When it is readable, `hangUpsReported()`, then `run()`.
+    /// does not listen. When it is readable, `hangUpsReported()`, and `run()`
+    /// if it says so.
     public var hangupDescriptor: FileDescriptor? { poll?.hangups.descriptor }
 
-    /// `hangupDescriptor` is readable: the hang-ups are taken, and the run the
-    /// owner makes next decides on them (after MHD has read what came before the FIN).
-    public func hangUpsReported() {
-        hangups?.collect()
+    /// `hangupDescriptor` is readable: the hang-ups are taken. True when a run
+    /// is due for them (a connection that waits for a head or an answer hung
+    /// up; `wantsRun` says so too). A suspended one is handed back after that
+    /// run; one waiting for a head is shut down after the run after it, once
+    /// MHD has read what came before the FIN. A connection MHD handles needs no
+    /// run: it is decided on when it next waits.
+    @discardableResult
+    public func hangUpsReported() -> Bool {
+        guard hangups?.collect() == true else { return false }
         poll?.runAgain()
+        return true
     }
 
     /// Asked at a resume outside a run: true when the owner is certain to call

@@ -89,11 +89,8 @@ final class HangupWatch {
     private var headWaits = 0
     private var nextID: UInt64 = HangupWatch.firstID
 
-    /// `epoll_event.data` of the server's own two descriptors (in `ServerPoll`'s
-    /// set); connections count up from 2 in this one.
-    static let mhdTag: UInt64 = 0
-    static let wakeTag: UInt64 = 1
-    private static let firstID: UInt64 = 2
+    /// `epoll_event.data` of a connection's socket in the set, counting up.
+    private static let firstID: UInt64 = 1
 
     private let clock: () -> Double
 
@@ -107,13 +104,20 @@ final class HangupWatch {
     var descriptor: FileDescriptor? { epoll.descriptor }
 
     /// The loop said the set is readable: what it holds is taken, and kept in
-    /// `gone` until the run after which `shutDownHungUp` decides on it.
-    /// Edge-triggered: each hang-up is reported once.
-    func collect() {
-        guard let ready = try? epoll.wait(maxEvents: watched.count + 2, timeout: 0) else { return }
+    /// `gone` until the connection waits for what MHD does not hear, when the
+    /// upkeep after a run decides on it (`shutDownHungUp`). Edge-triggered:
+    /// each hang-up is reported once. True when one that hung up waits now,
+    /// so a run is due; a connection MHD handles (most often one MHD is
+    /// closing itself) needs none.
+    func collect() -> Bool {
+        guard let ready = try? epoll.wait(maxEvents: watched.count + 1, timeout: 0) else { return false }
+        var waits = false
         for event in ready where event.events.contains(.readHangUp) {
-            if let connection = byRegistration[event.registration] { gone.insert(connection) }
+            guard let connection = byRegistration[event.registration] else { continue }
+            gone.insert(connection)
+            if watched[connection]?.waiting != nil { waits = true }
         }
+        return waits
     }
 
     /// A request on this connection showed the token: no head deadline for it.

@@ -8,6 +8,9 @@ import BodySystem
 /// In external polling MHD strips its own wake-up channel, so a resume alone
 /// wakes nobody; a resume counts on the counter here instead.
 final class ServerPoll {
+    /// `epoll_event.data` of the set's two descriptors.
+    static let mhdTag: UInt64 = 0
+    static let wakeTag: UInt64 = 1
     let epoll: Epoll
     /// The set of hang-ups (`HangupWatch` registers the sockets).
     let hangups: Epoll
@@ -30,10 +33,10 @@ final class ServerPoll {
         } catch { throw HTTPServerError("http: cannot make the wake-up eventfd", error) }
         do throws(Errno) {
             epoll = try Epoll(capacity: 2)
-            hangups = try Epoll(capacity: connections + 2)
+            hangups = try Epoll(capacity: connections + 1)
         } catch { throw HTTPServerError("http: cannot make the epoll descriptor", error) }
         let wake = wakeCounter.descriptor
-        for (fd, tag) in [(FileDescriptor(rawValue: mhd), HangupWatch.mhdTag), (wake, HangupWatch.wakeTag)] {
+        for (fd, tag) in [(FileDescriptor(rawValue: mhd), Self.mhdTag), (wake, Self.wakeTag)] {
             guard let fd else { continue }
             do throws(Errno) {
                 try epoll.add(fd, .readable, registration: tag)
@@ -57,8 +60,9 @@ final class ServerPoll {
         try? wakeCounter.signal()
     }
 
-    /// A connection closed during a run: the next run is due at once, and the
-    /// server's `wantsRun` and `timeout()` say so (the loop is awake already).
+    /// A connection closed during a run, or one that waits hung up: the next
+    /// run is due at once, and the server's `wantsRun` and `timeout()` say so
+    /// (the loop is awake already).
     func runAgain() { runDue = true }
 
     /// A run begins: what asked for it is taken.
