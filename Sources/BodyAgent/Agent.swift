@@ -220,6 +220,11 @@ public final class Agent: @unchecked Sendable {
             // while one is due (Turn.swift), and `turnNow` is set until then.
             server.willRun = { [unowned self] in self.turnNow != nil }
             try loop.watch(fd: server.pollDescriptor) { [unowned self] in self.turn("the server is ready", runsServer: true) { _ in [] } }
+            // Most hang-ups are of connections MHD is closing itself: no turn for those.
+            try loop.watch(fd: server.hangupDescriptor) { [unowned self] in
+                guard self.server?.hangUpsReported() == true else { return }
+                self.turn("a client hung up", runsServer: true) { _ in [] }
+            }
         } catch {
             board?.release()
             throw AgentError("\(error)")

@@ -5,6 +5,7 @@ import BodySystem
 /// the caller's event loop. The handler runs on that loop's thread.
 ///
 ///     try loop.watch(fd: server.pollDescriptor) { turn() }
+///     try loop.watch(fd: server.hangupDescriptor) { server.hangUpsReported(); turn() }
 ///     func turn() {                       // after every run(), re-arm from timeout()
 ///         server.run()
 ///         loop.cancel(timer)
@@ -20,7 +21,7 @@ import BodySystem
 /// options (`DaemonOptions`, DaemonStart); each request's life (`Exchange`,
 /// `ExchangeState`) and the one function that carries out its actions
 /// (Perform); what MHD's callbacks mean (ServerEvents); reading a request
-/// (RequestReading); the server's own epoll set (`ServerPoll`); the
+/// (RequestReading); the server's own epoll sets (`ServerPoll`); the
 /// kernel's word on hang-ups (`HangupWatch`); the head and body deadlines
 /// (`Deadlines`) and the flood's end (`FloodEnd`), applied after each run
 /// (Upkeep); and the stop (Stop).
@@ -57,10 +58,27 @@ public final class HTTPServer {
     var quietRefusal = false
 
     public private(set) var port: UInt16 = 0
-    /// The server's own epoll set and wake-up counter.
+    /// The server's own epoll set and wake-up counter, and the set of hang-ups.
     var poll: ServerPoll?
-    /// What the owner's loop watches; nil once stopped.
+    /// What the owner's loop watches; nil once stopped. When it is readable, `run()`.
     public var pollDescriptor: FileDescriptor? { poll?.descriptor }
+    /// What the owner's loop watches beside it: clients that hung up while MHD
+    /// does not listen. When it is readable, `hangUpsReported()`, and `run()`
+    /// if it says so.
+    public var hangupDescriptor: FileDescriptor? { poll?.hangups.descriptor }
+
+    /// `hangupDescriptor` is readable: the hang-ups are taken. True when a run
+    /// is due for them (a connection that waits for a head or an answer hung
+    /// up; `wantsRun` says so too). A suspended one is handed back after that
+    /// run; one waiting for a head is shut down after the run after it, once
+    /// MHD has read what came before the FIN. A connection MHD handles needs no
+    /// run: it is decided on when it next waits.
+    @discardableResult
+    public func hangUpsReported() -> Bool {
+        guard hangups?.collect() == true else { return false }
+        poll?.runAgain()
+        return true
+    }
 
     /// Asked at a resume outside a run: true when the owner is certain to call
     /// `run()` before its loop waits again (it asks `wantsRun` then), so the
@@ -137,7 +155,7 @@ public final class HTTPServer {
         guard mhd >= 0 else { throw HTTPServerError("http: libmicrohttpd started on \(address) without an epoll descriptor") }
         let poll = try ServerPoll(around: mhd, connections: limits.connections)
         self.poll = poll
-        hangups = HangupWatch(epoll: poll.epoll, clock: SystemClock.monotonic)
+        hangups = HangupWatch(epoll: poll.hangups, clock: SystemClock.monotonic)
     }
 
     /// True when something outside a run (an answer, a resumed connection)

@@ -9,10 +9,16 @@ import BodySystem
 /// closes before the connection is accepted leaves data and its FIN in the
 /// socket together: MHD reads the data, never sees the FIN, and holds the
 /// connection until its idle timeout. Enough of those fill the connection
-/// limit and the body stops answering. So every connection is also in the
-/// server's own epoll set for EPOLLRDHUP; when it fires for one waiting for a
+/// limit and the body stops answering. So every connection is also in an
+/// epoll set of hang-ups for EPOLLRDHUP; when it fires for one waiting for a
 /// head and MHD still has no head, the socket is shut down, which wakes MHD
 /// with EPOLLHUP and it closes the connection.
+///
+/// The set is a descriptor of its own in the owner's loop (the server's
+/// `hangupDescriptor`), not a member of the server's set: the loop's one wait
+/// then says whether anyone hung up, and a request's run looks at no set
+/// after it (issue 21: that look was one `epoll_wait` a request more than
+/// the reference made).
 ///
 /// Each socket is registered once, when it opens, edge-triggered: the kernel
 /// reports the hang-up once, and the watch remembers it for the connection's
@@ -83,16 +89,35 @@ final class HangupWatch {
     private var headWaits = 0
     private var nextID: UInt64 = HangupWatch.firstID
 
-    /// `epoll_event.data` of the server's own two descriptors; connections count up from 2.
-    static let mhdTag: UInt64 = 0
-    static let wakeTag: UInt64 = 1
-    private static let firstID: UInt64 = 2
+    /// `epoll_event.data` of a connection's socket in the set, counting up.
+    private static let firstID: UInt64 = 1
 
     private let clock: () -> Double
 
+    /// `epoll`: the set of hang-ups, this watch's alone.
     init(epoll: Epoll, clock: @escaping () -> Double) {
         self.epoll = epoll
         self.clock = clock
+    }
+
+    /// The set of hang-ups, which the owner's loop watches; nil once closed.
+    var descriptor: FileDescriptor? { epoll.descriptor }
+
+    /// The loop said the set is readable: what it holds is taken, and kept in
+    /// `gone` until the connection waits for what MHD does not hear, when the
+    /// upkeep after a run decides on it (`shutDownHungUp`). Edge-triggered:
+    /// each hang-up is reported once. True when one that hung up waits now,
+    /// so a run is due; a connection MHD handles (most often one MHD is
+    /// closing itself) needs none.
+    func collect() -> Bool {
+        guard let ready = try? epoll.wait(maxEvents: watched.count + 1, timeout: 0) else { return false }
+        var waits = false
+        for event in ready where event.events.contains(.readHangUp) {
+            guard let connection = byRegistration[event.registration] else { continue }
+            gone.insert(connection)
+            if watched[connection]?.waiting != nil { waits = true }
+        }
+        return waits
     }
 
     /// A request on this connection showed the token: no head deadline for it.
@@ -235,12 +260,7 @@ final class HangupWatch {
     /// Returns the suspended connections whose client hung up, no longer watched.
     @discardableResult
     func shutDownHungUp(mhdDrained: Bool) -> [OpaquePointer] {
-        // Edge-triggered: each hang-up is reported once, so it is kept in `gone`.
-        if let ready = try? epoll.wait(maxEvents: watched.count + 2, timeout: 0) {
-            for event in ready where event.events.contains(.readHangUp) {
-                if let connection = byRegistration[event.registration] { gone.insert(connection) }
-            }
-        }
+        // What the loop reported was taken by `collect()`: no system call here.
         // Nobody hung up (after almost every run): no sets to make or compare (issue 21).
         guard !gone.isEmpty else {
             if !suspects.isEmpty { suspects.removeAll() }

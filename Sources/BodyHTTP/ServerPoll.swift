@@ -1,13 +1,19 @@
 import BodySystem
 
-/// The server's own epoll set, the one descriptor the caller's loop watches:
-/// it holds MHD's epoll descriptor, a wake-up counter, and (through
-/// `HangupWatch`) every connection's socket for the kernel's word on hang-ups.
+/// The server's own epoll set, which the caller's loop watches: it holds
+/// MHD's epoll descriptor and a wake-up counter. Beside it, a second set the
+/// loop watches too, every connection's socket for the kernel's word on
+/// hang-ups (`HangupWatch`).
 ///
 /// In external polling MHD strips its own wake-up channel, so a resume alone
 /// wakes nobody; a resume counts on the counter here instead.
 final class ServerPoll {
+    /// `epoll_event.data` of the set's two descriptors.
+    static let mhdTag: UInt64 = 0
+    static let wakeTag: UInt64 = 1
     let epoll: Epoll
+    /// The set of hang-ups (`HangupWatch` registers the sockets).
+    let hangups: Epoll
     private let wakeCounter: EventCounter
     /// A run is due at once: a resume asked for one, or a connection
     /// closed during a run. MHD takes its listening socket out of its epoll set
@@ -18,18 +24,19 @@ final class ServerPoll {
     /// The counter was signalled and not yet drained: only then is it read.
     private var signalled = false
 
-    /// A set holding MHD's epoll descriptor `mhd` and a fresh counter, room
-    /// for `connections` sockets' hang-ups and those two in one wait. What
+    /// A set holding MHD's epoll descriptor `mhd` and a fresh counter, and a
+    /// set of hang-ups with room for `connections` sockets in one wait. What
     /// was made before a failure closes with it (Epoll and EventCounter close on deinit).
     init(around mhd: Int32, connections: Int) throws(HTTPServerError) {
         do throws(Errno) {
             wakeCounter = try EventCounter()
         } catch { throw HTTPServerError("http: cannot make the wake-up eventfd", error) }
         do throws(Errno) {
-            epoll = try Epoll(capacity: connections + 2)
+            epoll = try Epoll(capacity: 2)
+            hangups = try Epoll(capacity: connections + 1)
         } catch { throw HTTPServerError("http: cannot make the epoll descriptor", error) }
         let wake = wakeCounter.descriptor
-        for (fd, tag) in [(FileDescriptor(rawValue: mhd), HangupWatch.mhdTag), (wake, HangupWatch.wakeTag)] {
+        for (fd, tag) in [(FileDescriptor(rawValue: mhd), Self.mhdTag), (wake, Self.wakeTag)] {
             guard let fd else { continue }
             do throws(Errno) {
                 try epoll.add(fd, .readable, registration: tag)
@@ -53,8 +60,9 @@ final class ServerPoll {
         try? wakeCounter.signal()
     }
 
-    /// A connection closed during a run: the next run is due at once, and the
-    /// server's `wantsRun` and `timeout()` say so (the loop is awake already).
+    /// A connection closed during a run, or one that waits hung up: the next
+    /// run is due at once, and the server's `wantsRun` and `timeout()` say so
+    /// (the loop is awake already).
     func runAgain() { runDue = true }
 
     /// A run begins: what asked for it is taken.
@@ -65,9 +73,10 @@ final class ServerPoll {
         _ = try? wakeCounter.drain()
     }
 
-    /// Closes both descriptors; safe twice.
+    /// Closes the descriptors; safe twice.
     func close() {
         epoll.close()
+        hangups.close()
         wakeCounter.close()
     }
 }

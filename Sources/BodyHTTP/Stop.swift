@@ -33,7 +33,9 @@ extension HTTPServer {
 
     /// The one blocking wait in the server: runs MHD until every request is
     /// done or `grace` seconds pass, waking on the server's own epoll set (the
-    /// event loop is no longer turning it).
+    /// event loop is no longer turning it). The set of hang-ups is not heard:
+    /// by now every suspended exchange was answered, and a connection waiting
+    /// for a head is not in `live`.
     private func drain(for grace: Double) {
         guard let wait = poll?.descriptor else { return }
         let deadline = SystemClock.monotonic() + grace

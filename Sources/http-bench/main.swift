@@ -10,23 +10,39 @@ import BodyHTTP
 import BodySystem
 
 /// Serves until `seconds` have passed; the number of requests answered.
-func serve(port: UInt16, seconds: Double) throws(HTTPServerError) -> Int {
+func serve(port: UInt16, seconds: Double) throws -> Int {
     let body = Array(#"{"ok":true}"#.utf8)
     var served = 0
     let server = try HTTPServer(listen: "127.0.0.1", port: port, log: { _ in }, handler: { _, reply in
         served += 1
         reply.send(.json(200, body))
     })
+    // The server's two descriptors in one set, as the body's loop watches them.
+    let ready = try Epoll.of(server.pollDescriptor, server.hangupDescriptor)
     print("http-bench: serving on 127.0.0.1:\(port) for \(seconds) s")
     let end = SystemClock.monotonic() + seconds
     while SystemClock.monotonic() < end {
         let wait = min(end - SystemClock.monotonic(), server.timeout() ?? 1)
         // A wait that fails (the server stopped) is followed by a run that says so, or nothing to do.
-        _ = try? server.pollDescriptor?.waitReadable(seconds: max(0, wait))
+        if let events = try? ready.wait(maxEvents: 2, timeout: Int32((max(0, wait) * 1000).rounded(.up))),
+           events.contains(where: { $0.registration == 1 }) {
+            server.hangUpsReported()
+        }
         server.run()
     }
     server.stop()
     return served
+}
+
+extension Epoll {
+    /// A set of `first` (registration 0) and `second` (1), readable.
+    static func of(_ first: FileDescriptor?, _ second: FileDescriptor?) throws(Errno) -> Epoll {
+        let set = try Epoll(capacity: 2)
+        for (i, fd) in [first, second].enumerated() {
+            if let fd { try set.add(fd, .readable, registration: UInt64(i)) }
+        }
+        return set
+    }
 }
 
 let arguments = CommandLine.arguments.dropFirst()

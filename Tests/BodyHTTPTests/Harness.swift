@@ -57,10 +57,12 @@ final class Harness {
             if let t = server.timeout() { wait = min(wait, t) }
             if let next = timers.map(\.at).min() { wait = min(wait, max(0, next - now)) }
             var pfds = [pollfd(fd: server.pollDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0),
-                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&pfds, 2, Int32((wait * 1000).rounded(.up)))
+                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: server.hangupDescriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&pfds, 3, Int32((wait * 1000).rounded(.up)))
             var drain = [UInt8](repeating: 0, count: 64)
             _ = read(wakeRead, &drain, drain.count)
+            if pfds[2].revents != 0 { server.hangUpsReported() }
             server.run()
             let due = Harness.now()
             let ready = timers.filter { $0.at <= due }

@@ -417,7 +417,7 @@ struct ServerTests {
         #expect(answer.text == #"{"error":"the body is stopping"}"#)
         #expect(answer.headers["connection"]?.lowercased() == "close")
         #expect(try watch.value!.get().status == 200)
-        #expect(h.server.pollDescriptor == nil)
+        #expect(h.server.pollDescriptor == nil && h.server.hangupDescriptor == nil)
     }
 
     @Test("an empty answer, then stop() called from inside a handler waits for the turn to end")
@@ -454,7 +454,7 @@ struct ServerTests {
         let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
         #expect(h.server.timeout() == nil)
         #expect(h.server.port != 0)
-        #expect(h.server.pollDescriptor != nil)
+        #expect(h.server.pollDescriptor != nil && h.server.hangupDescriptor != nil)
     }
 
     @Test("a port in use is an error that names the address and the cause")
