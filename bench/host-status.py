@@ -1,13 +1,18 @@
 #!/usr/bin/python3
 """The program's CPU per request on the host, native CPU, no VM (issue 21): the C
 reference (bench/reference.c, --lamp none) and the body's release binary (the sim
-board), alternating, N rounds, each program started afresh a round. Not a test.
+board), N rounds, both programs started afresh a round. Not a test.
 
   status  GET /status: wrk -t1 -c16 and -c4 requests/s, and CPU per request
-          (utime + stime from /proc/PID/stat over the -c16 run).
+          (every thread's schedstat over the -c16 runs).
   push    POST /face, {"onair":{"on":true,"phase":"live"}} and on:false in turn (what
           bench/alloc.py pushes; a wrk Lua script): wrk -t1 -c16 requests/s and CPU
           per request, as for status.
+          Both programs run at once for these two paths, and wrk takes them in
+          1 s slices in turn (reference, body, then body, reference) for --seconds
+          each, as the press rounds are taken: until the sixth session of issue 21
+          each program had its 5 s alone, one after the other, and the push's
+          ratio moved 1.24-1.54x between runs of the same code.
   press   POST /sim/press?button=kill&presses=2&gap=0.45 and the waiting
           GET /ears?after=N&wait=4 its confirming second press answers, through each
           program's simulated line (edges on a timerfd, a read of the line at the
@@ -58,11 +63,6 @@ SETTLE = 0.15
 IDLE = 2.0
 
 
-def cpu(pid):
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def threads_cpu(pid):
     """Every thread's run time (s) by thread id, to the nanosecond."""
     out = {}
@@ -104,6 +104,51 @@ end
 request = function() i = i % 2 + 1; return reqs[i] end
 """)
     return path
+
+
+def start_both(progs, ports):
+    procs = {}
+    try:
+        for name, argv in progs.items():
+            procs[name], _ = serve(argv, ports[name])
+    except BaseException:
+        stop_both(procs)
+        raise
+    return procs
+
+
+def stop_both(procs):
+    for proc in procs.values():  # both signalled before either is waited for
+        proc.send_signal(signal.SIGTERM)
+    for proc in procs.values():
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def paired_wrk(procs, ports, seconds, connections, path="/status", script=None, slice_s=1):
+    """wrk on both programs, alive at once, in slices of slice_s seconds taken in
+    turn (reference, body, then body, reference, ...), as the press rounds are:
+    a slow spell of the shared host falls on both. Each program's requests/s and
+    CPU (µs) a request over all its slices, from every thread's schedstat (to the
+    nanosecond; /proc/PID/stat counts 10 ms ticks)."""
+    names = list(procs)
+    n, cpu_s = {k: 0 for k in names}, {k: 0.0 for k in names}
+    slices = max(2, seconds // slice_s)
+    for i in range(slices):
+        for k in (names if i % 2 == 0 else names[::-1]):
+            pid = procs[k].pid
+            before = threads_cpu(pid)
+            _, got = wrk(ports[k], slice_s, connections, path, script)
+            after = threads_cpu(pid)
+            if set(after) != set(before):
+                raise RuntimeError(f"{k}'s threads came or went during wrk ({sorted(before)} -> {sorted(after)}): "
+                                   "an ended thread's time would be lost")
+            n[k] += got
+            cpu_s[k] += sum(after[t] - before[t] for t in after)
+    return {k: (n[k] / (slices * slice_s), cpu_s[k] / n[k] * 1e6) for k in names}
 
 
 def serve(argv, port):
@@ -229,42 +274,32 @@ def main():
     print(f"paths {','.join(paths)}; host load at the start: {load0}", flush=True)
     rounds = {k: [] for k in progs}  # every counted press round's CPU (µs), all runs
     for r in range(a.rounds):
-        for name, argv in progs.items():
-            if "status" not in paths and "push" not in paths:
-                break
-            proc, _ = serve(argv, ports[name])
+        if "status" in paths or "push" in paths:
+            procs = start_both(progs, ports)
             try:
                 if "status" in paths:
-                    c0 = cpu(proc.pid)
-                    rps16, n = wrk(ports[name], a.seconds, 16)
-                    us = (cpu(proc.pid) - c0) / n * 1e6
-                    rps4, _ = wrk(ports[name], a.seconds, 4)
-                    rows[name]["status"].append((rps16, rps4, us))
-                    print(f"round {r + 1} {name}: -c16 {rps16:,.0f}/s, -c4 {rps4:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
+                    c16 = paired_wrk(procs, ports, a.seconds, 16)
+                    c4 = paired_wrk(procs, ports, a.seconds, 4)
+                    for name in progs:
+                        (rps16, us), (rps4, _) = c16[name], c4[name]
+                        rows[name]["status"].append((rps16, rps4, us))
+                        print(f"round {r + 1} {name}: -c16 {rps16:,.0f}/s, -c4 {rps4:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
+                    print(f"round {r + 1} status: body / reference {c16['body'][1] / c16['reference'][1]:.2f}x", flush=True)
                 if "push" in paths:
-                    c0 = cpu(proc.pid)
-                    rps16, n = wrk(ports[name], a.seconds, 16, "/face", script)
-                    us = (cpu(proc.pid) - c0) / n * 1e6
-                    rows[name]["push"].append((rps16, us))
-                    print(f"round {r + 1} {name} push: -c16 {rps16:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
+                    c16 = paired_wrk(procs, ports, a.seconds, 16, "/face", script)
+                    for name in progs:
+                        rps16, us = c16[name]
+                        rows[name]["push"].append((rps16, us))
+                        print(f"round {r + 1} {name} push: -c16 {rps16:,.0f}/s, {us:.1f} µs CPU a request", flush=True)
+                    print(f"round {r + 1} push: body / reference {c16['body'][1] / c16['reference'][1]:.2f}x", flush=True)
             finally:
-                proc.send_signal(signal.SIGTERM)
-                proc.wait(10)
+                stop_both(procs)
         if "press" in paths:
-            procs = {}
+            procs = start_both(progs, ports)
             try:
-                for name, argv in progs.items():
-                    procs[name], _ = serve(argv, ports[name])
                 per, l, idle, secs = paired_press_rounds(procs, ports, a.presses)
             finally:
-                for proc in procs.values():  # both signalled before either is waited for
-                    proc.send_signal(signal.SIGTERM)
-                for proc in procs.values():
-                    try:
-                        proc.wait(10)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait()
+                stop_both(procs)
             for name in progs:
                 lost[name] += l[name]
                 us = sum(per[name]) / len(per[name])
@@ -277,7 +312,7 @@ def main():
             x, y = rows["reference"]["press"][-1][0], rows["body"]["press"][-1][0]
             print(f"round {r + 1} press: body / reference {y / x:.2f}x (means), "
                   f"{med(per['body']) / med(per['reference']):.2f}x (medians)", flush=True)
-    print(f"\n{a.rounds} rounds alternating, {size}-byte /status, host load {open('/proc/loadavg').read().split()[0]} at the end")
+    print(f"\n{a.rounds} rounds, the programs in turn, {size}-byte /status, host load {open('/proc/loadavg').read().split()[0]} at the end")
     print("| figure | C reference | body | body / reference |\n| --- | --- | --- | --- |")
     figures = {"status": [(0, "`GET /status`, wrk -t1 -c16, requests/s (median)"), (1, "the same, -c4"),
                           (2, "CPU per request, -c16 (median), µs")],
@@ -290,6 +325,11 @@ def main():
         for i, words in figures[path]:
             x, y = med([v[i] for v in rows["reference"][path]]), med([v[i] for v in rows["body"][path]])
             print(f"| {words} | {x:,.1f} | {y:,.1f} | {f'{y / x:.2f}x' if x else '-'} |")
+    for path, i in (("status", 2), ("push", 1)):
+        if path in paths:
+            # Each round's two figures were taken in the same slices of time: their ratio is where the host's swings cancel.
+            ratios = [b[i] / r[i] for r, b in zip(rows["reference"][path], rows["body"][path])]
+            print(f"| {path}: the rounds' paired ratios ({', '.join(f'{x:.2f}' for x in ratios)}), median | | | {med(ratios):.2f}x |")
     if "press" in paths:
         x, y = med(rounds["reference"]), med(rounds["body"])
         print(f"| the same, median of every round of every run ({len(rounds['body'])} a program), µs | "
