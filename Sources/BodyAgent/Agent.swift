@@ -234,6 +234,7 @@ public final class Agent: @unchecked Sendable {
         log(WallClock.words())
         if let url = setup.config.orielURL { hello = HelloRounds(oriel: HelloSender.url(oriel: url)) }
         startAnnouncing()
+        rehearsePresses(at: clock.now())  // before the first press, not in it (Rehearse.swift)
         turn("the body started") { [body] _ in body.started() }
         if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
         tell("READY=1\nSTATUS=serving")

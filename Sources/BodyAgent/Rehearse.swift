@@ -1,0 +1,29 @@
+import BodyCore
+
+/// The first press's first-use costs paid at start (issue 21): a two-press of
+/// each wired button through a copy of the rules (`Body.rehearsal`), counted,
+/// answered and shown as a real one would be, into copies and scratch buffers
+/// the body never shows or sends. The metadata and one-time tables Swift makes
+/// on that path are made here, once a process.
+extension Agent {
+    func rehearsePresses(at now: Moment) {
+        // A press's turn logs a line and Oriel's poll waits in `polls`: their
+        // lists' first storage made now (the log's was 28k instructions of the first press).
+        turnLog.reserveCapacity(8)
+        polls.reserveCapacity(4)
+        guard let board else { return }
+        var counts = metrics  // a copy: the real counters never see a rehearsal
+        for role in board.buttons {
+            var (copy, actions) = body.rehearsal(of: role, at: now)
+            for action in actions { counts.count(action) }
+            let items = copy.poll(after: 0, at: now)
+            counts.taken(items, at: now.mono)
+            var out = JSONOut()
+            EarsAnswer(boot: boot, items: items, next: copy.outbox.next).write(to: &out)
+            let shown = copy.outlook(at: now).indicators
+            for output in board.outputs { _ = shown.level(output, at: now.mono + Body.rehearsalGap) }
+            out = JSONOut()
+            copy.writeStatus(at: now, statusExtras(at: now), to: &out)
+        }
+    }
+}
