@@ -325,15 +325,15 @@ def main():
         for i, words in figures[path]:
             x, y = med([v[i] for v in rows["reference"][path]]), med([v[i] for v in rows["body"][path]])
             print(f"| {words} | {x:,.1f} | {y:,.1f} | {f'{y / x:.2f}x' if x else '-'} |")
+    if "press" in paths:
+        x, y = med(rounds["reference"]), med(rounds["body"])
+        print(f"| the same, median of every round of every run ({len(rounds['body'])} a program), µs | "
+              f"{x:,.1f} | {y:,.1f} | {y / x:.2f}x |")
     for path, i in (("status", 2), ("push", 1)):
         if path in paths:
             # Each round's two figures were taken in the same slices of time: their ratio is where the host's swings cancel.
             ratios = [b[i] / r[i] for r, b in zip(rows["reference"][path], rows["body"][path])]
             print(f"| {path}: the rounds' paired ratios ({', '.join(f'{x:.2f}' for x in ratios)}), median | | | {med(ratios):.2f}x |")
-    if "press" in paths:
-        x, y = med(rounds["reference"]), med(rounds["body"])
-        print(f"| the same, median of every round of every run ({len(rounds['body'])} a program), µs | "
-              f"{x:,.1f} | {y:,.1f} | {y / x:.2f}x |")
     if any(lost.values()):
         print(f"press rounds lost to a late loop and made again: {lost}")
     print(f"host load at the end: {open('/proc/loadavg').read().strip()}")

@@ -92,6 +92,8 @@ public final class Agent: @unchecked Sendable {
     /// The turn in progress: its moment, and the log lines it writes last.
     var turnNow: Moment?
     var turnLog: [(words: String, level: Log.Level)] = []
+    /// What the start's rehearsal counted and wrote (Rehearse.swift).
+    var rehearsed = (presses: 0, bytes: 0)
     /// Lists of actions kept for their room (issue 21): a turn's, and those of
     /// the readings it asks for (Turn.swift). Taken out while in use and given
     /// back emptied, so a turn or a reading met inside another has a list of its own.
@@ -198,6 +200,7 @@ public final class Agent: @unchecked Sendable {
             }
         } catch { throw AgentError(error.description) }
         do { try openBoard() } catch { throw AgentError(error.description) }
+        rehearsePresses(at: clock.now())  // before the first press, not in it; before anyone can call (Rehearse.swift)
         preview.onGone = { [unowned self] why in
             self.turn("the camera went away") { [unowned self] _ in self.changeBody { $0.cameraGone(why) } }
         }
@@ -234,7 +237,6 @@ public final class Agent: @unchecked Sendable {
         log(WallClock.words())
         if let url = setup.config.orielURL { hello = HelloRounds(oriel: HelloSender.url(oriel: url)) }
         startAnnouncing()
-        rehearsePresses(at: clock.now())  // before the first press, not in it (Rehearse.swift)
         turn("the body started") { [body] _ in body.started() }
         if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
         tell("READY=1\nSTATUS=serving")

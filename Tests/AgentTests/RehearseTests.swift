@@ -14,12 +14,17 @@ struct RehearseTests {
         return answer.body
     }
 
-    @Test("after a start nothing is counted, queued, lit or said of a press; a real two-press then asks once, with its own id")
+    @Test("a start rehearses the board's button (two presses, an answer written) and nothing is counted, queued, lit, said or shown of it; a real two-press then asks once, with its own id")
     func unseen() throws {
         let rig = try AgentRig(at: 1000)
-        #expect(rig.agent.metrics.presses.values.allSatisfy { $0 == 0 }, "\(rig.agent.metrics.presses)")
+        // It ran: the fake board's one button, armed and asked in the copy, its answers written.
+        #expect(rig.agent.rehearsed.presses == 2)
+        #expect(rig.agent.rehearsed.bytes > 0)
+        #expect(rig.agent.metrics.presses.isEmpty, "\(rig.agent.metrics.presses)")
         #expect(rig.agent.metrics.pressToTaken.count == 0)
         #expect(!rig.agent.body.hasNews(after: 0))
+        #expect(rig.agent.body.lastPress.isEmpty)
+        #expect(rig.agent.body.state == .atStart, "the copy's On Air, not the body's")
         #expect(rig.agent.body.contacts[.onair]?.isDown == false)
         #expect(rig.board.lit[.armedLED] != true)
         #expect(!rig.deeds.contains { if case .logged(let w) = $0 { w.contains("button") || w.contains("rehearsal") } else { false } })

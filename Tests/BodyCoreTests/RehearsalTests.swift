@@ -6,16 +6,17 @@ private func presses(_ actions: [BodyAction]) -> [(ButtonRole, PressOutcome)] {
     actions.compactMap { if case .pressed(let b, let o, _) = $0 { (b, o) } else { nil } }
 }
 
+private func asked(_ outcome: PressOutcome) -> Bool {
+    if case .asked = outcome { true } else { false }
+}
+
 @Suite("A rehearsal: a two-press through a copy of the rules, paid at start (issue 21)")
 struct RehearsalTests {
-    @Test("the kill's rehearsal arms, then asks, through the edges and the line's readings; the body itself is untouched")
+    @Test("the kill's rehearsal arms, then asks, through the edges and the line's readings; the body keeps nothing of it")
     func killAsks() throws {
         var body = studio(at: 100)
         for role in ButtonRole.allCases { body.wire(role, down: false, at: 100) }
-        try body.face(#"{"onair":{"on":true,"phase":"live"}}"#, at: 100)
-        let before = body
         let (copy, actions) = body.rehearsal(of: .kill, at: Moment(200))
-        #expect(body == before)
         let said = presses(actions)
         #expect(said.count == 2)
         #expect(said.first.map { $0.0 == .kill && $0.1 == .armed } == true)
@@ -28,27 +29,42 @@ struct RehearsalTests {
         #expect(actions.contains(.readLevel(.kill)), "confirmed by the line's readings, as a real press is")
         #expect(copy.hasNews(after: 0))
         #expect(!body.hasNews(after: 0))
+        #expect(body.lastPress.isEmpty)
+        #expect(body.state == .atStart)
         // The copy is left asking: the armed LED's blink is what its outlook shows.
         #expect(copy.outlook(at: Moment(200.7)).indicators != body.outlook(at: Moment(200.7)).indicators)
     }
 
-    @Test("every button's rehearsal confirms two presses, wired or not, and never wires the body")
-    func everyButton() {
-        let body = studio(at: 100)
-        for role in ButtonRole.allCases {
-            let (copy, actions) = body.rehearsal(of: role, at: Moment(200))
-            #expect(presses(actions).map(\.0) == [role, role], "\(role): \(actions)")
-            #expect(copy.contacts[role] != nil)
-            #expect(body.contacts[role] == nil)
+    @Test("every button arms where it arms and then asks, for any debounce and at any clock time (the window's end reckoned as the contact does)",
+          arguments: [0.0, 0.010, 0.1])
+    func everyButton(debounce: Double) {
+        // 63.875719 s with 10 ms: `t + (0.5 + 0.01)` is a bit below `(t + 0.5) + 0.01`, and a reading
+        // taken there was not asked for, so the second press was lost as noise.
+        for start in [0.1, 63.875719, 200, 12_345.678901] {
+            var body = studio(at: start)
+            for role in ButtonRole.allCases { body.wire(role, debounce: debounce, down: false, at: start) }
+            for role in ButtonRole.allCases {
+                let (copy, actions) = body.rehearsal(of: role, at: Moment(start))
+                let said = presses(actions)
+                #expect(said.map(\.0) == [role, role], "\(role) at \(start), debounce \(debounce): \(said)")
+                #expect(said.last.map { asked($0.1) } == true, "\(role) at \(start), debounce \(debounce): \(said)")
+                if role != .camera { #expect(said.first?.1 == .armed, "\(role): \(said)") }
+                #expect(!actions.contains { if case .noise = $0 { true } else { false } }, "\(role) at \(start): \(actions)")
+                #expect(copy.hasNews(after: 0))
+            }
+            #expect(!body.hasNews(after: 0))
         }
     }
 
-    @Test("a button held down at the start is rehearsed from rest in the copy; the body's own contact stays down")
-    func heldButton() {
+    @Test("an unwired button is wired in the copy only; one held down at the start is rehearsed from rest there, and stays down in the body")
+    func wiring() {
         var body = studio(at: 100)
-        body.wire(.onair, down: true, at: 100)
-        let (_, actions) = body.rehearsal(of: .onair, at: Moment(200))
+        let (copy, actions) = body.rehearsal(of: .wrapup, at: Moment(200))
         #expect(presses(actions).count == 2)
+        #expect(copy.contacts[.wrapup] != nil)
+        #expect(body.contacts[.wrapup] == nil)
+        body.wire(.onair, down: true, at: 100)
+        #expect(presses(body.rehearsal(of: .onair, at: Moment(200)).actions).count == 2)
         #expect(body.contacts[.onair]?.isDown == true)
     }
 }
