@@ -2,7 +2,7 @@
 /// (issue 21). Swift makes a generic type's metadata from its mangled name, and
 /// runs a one-time table's initializer, the first time code needs them: the
 /// first press after a start paid ~227k instructions for that (0.3 ms natively,
-/// 4-13 ms under TCG, the tail of the VM's press -> `/ears`). A copy pays them
+/// 3-18 ms under TCG, the tail of the VM's press -> `/ears`). A copy pays them
 /// at start instead, where nobody is waiting for a lamp.
 extension Body {
     /// The gap between the rehearsal's two presses: past the settle, well inside the arming.
@@ -18,24 +18,21 @@ extension Body {
         var copy = self
         var actions: [BodyAction] = []
         let ids = { "rehearsal" }
-        func moment(_ mono: Double) -> Moment {
-            Moment(mono: mono, wall: now.wall + (mono - now.mono), synchronised: now.synchronised)
-        }
         copy.adopt(OnAirState(on: true, stage: .live), at: now)
         let debounce = copy.contacts[button]?.debounce ?? Contact.defaultDebounce
         copy.wire(button, debounce: debounce, down: false, at: now.mono)
         for down in [0, Self.rehearsalGap] {
             for (offset, pressed) in [(down, true), (down + 0.1, false)] {
-                let at = now.mono + offset
-                copy.edge(ButtonEdge(button: button, pressed: pressed, at: at), at: moment(at), ids: ids, into: &actions)
+                let at = now.after(offset)
+                copy.edge(ButtonEdge(button: button, pressed: pressed, at: at.mono), at: at, ids: ids, into: &actions)
                 // The window's end, reckoned from the edge's own stamp (the contact's
                 // sum, to the bit): the tick asks for the line, the reading settles it.
-                let end = moment(at + debounce)
+                let end = at.after(debounce)
                 copy.tick(at: end, ids: ids, into: &actions)
                 copy.level(button, pressed: pressed, at: end, ids: ids, into: &actions)
             }
         }
-        copy.tick(at: moment(now.mono + Self.rehearsalGap + 0.2), ids: ids, into: &actions)
+        copy.tick(at: now.after(Self.rehearsalGap + 0.2), ids: ids, into: &actions)
         return (copy, actions)
     }
 }
