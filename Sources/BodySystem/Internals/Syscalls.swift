@@ -369,7 +369,11 @@ internal func system_create_exclusive(_ path: String, _ mode: UInt32) -> Int32 {
 /// mkdtemp(3): `template` ends in XXXXXX, replaced in place; nil with errno.
 internal func system_mkdtemp(_ template: String) -> String? {
     var bytes = Array(template.utf8CString)
-    return bytes.withUnsafeMutableBufferPointer { Glibc.mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+    // The name is read inside the closure: mkdtemp returns the buffer's own
+    // pointer, which is dangling once withUnsafeMutableBufferPointer returns.
+    return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
+        Glibc.mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+    }
 }
 
 /// stat(2) through links: the permission bits (`st_mode & 0o7777`), or -1 with errno.
