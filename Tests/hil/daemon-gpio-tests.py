@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -52,8 +53,6 @@ LOW_BUTTON = "bias = pull-up\nactive = low"
 HIGH_BUTTON = "bias = pull-down\nactive = high"
 
 failures = []
-# Failures the guest kernel caused, not the body (kernel_fault): said apart.
-kernel_faults = []
 
 
 def check(ok, words):
@@ -294,23 +293,23 @@ def presses_logged(body):
 
 
 def bounce(chip, body):
-    for attempt in range(1, 11):
+    def five_pulls():
         body.push({"on": True})
         body.push({"on": False})  # the state moved: any arming is dropped
         time.sleep(0.3)
         before = presses_logged(body)
         span = chip.bounce("GPIO23", ["pull-down", "pull-up", "pull-down", "pull-up", "pull-down"])
-        time.sleep(0.15)
-        chip.pull("GPIO23", "pull-up")
-        time.sleep(0.4)
-        n = presses_logged(body) - before
-        print(f"     bounce try {attempt}: 5 pulls in {span * 1000:.2f} ms, {n} press(es) logged", flush=True)
-        if span < 0.005:
-            check(n == 1 and body.status()["onair"]["value"] == "armed",
-                  f"contact bounce (5 pulls in {span * 1000:.2f} ms) is one press: armed")
-            break
-    else:
-        check(False, "contact bounce: no try put 5 pulls inside 5 ms")
+        if span >= 0.005:
+            chip.pull("GPIO23", "pull-up")
+            raise Spoiled("5 pulls took", span)
+        return before, span
+    before, span = trying("contact bounce", five_pulls)
+    time.sleep(0.15)
+    chip.pull("GPIO23", "pull-up")
+    time.sleep(0.4)
+    n = presses_logged(body) - before
+    check(n == 1 and body.status()["onair"]["value"] == "armed",
+          f"contact bounce (5 pulls in {span * 1000:.2f} ms) is one press: armed ({n} presses)")
     body.push({"on": True})
     body.push({"on": False})
     body.ears()
@@ -319,49 +318,86 @@ def bounce(chip, body):
 PULSE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "gpio-pulse")
 
 
-def pulse(chip, line, steps, background=False):
+def pulse(chip, line, steps, background=False, strict=True):
     """Pulls through Tests/hil/gpio-pulse: d = pull-down, u = pull-up, +N = wait N us.
-    Returns `written`'s (first, last, times) on CLOCK_MONOTONIC, in seconds
-    (with `background`, the process: read its output with `written`)."""
+    Returns `written`'s Writes on CLOCK_MONOTONIC, in seconds (with
+    `background`, the process: read its output with `written`)."""
     cmd = [PULSE, f"{chip.sim(line)}/pull"] + steps.split()
     if background:
         return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    return written(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
+    return written(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout, strict)
 
 
 STALLED_WRITE = 0.008  # the bounce window is 10 ms: a stall that long spreads a shape's edges past it
 
 
-def written(text):
-    """gpio-pulse's output: (first, last, [the time after each write]) in
-    seconds. Raises Stalled when a write took longer than STALLED_WRITE: the
-    VM stalled inside gpio-sim, which stamps the edge when it raises the
-    interrupt and sets the value after, so the shape's edges lie further
-    apart than asked (a second press is then real as far as the kernel says)."""
-    lines = text.split("\n")
-    first, last, _ = lines[0].split()
-    took = max(int(t) for t in lines[2].split()) / 1e9
-    if took > STALLED_WRITE:
-        raise Stalled(took)
-    return int(first) / 1e9, int(last) / 1e9, [int(t) / 1e9 for t in lines[1].split()]
+class Writes:
+    """gpio-pulse's report in seconds: the first and last write's end, each write's end and how long each took."""
+
+    def __init__(self, text):
+        lines = text.split("\n")
+        first, last, _ = lines[0].split()
+        self.first, self.last = int(first) / 1e9, int(last) / 1e9
+        self.times = [int(t) / 1e9 for t in lines[1].split()]
+        self.took = [int(t) / 1e9 for t in lines[2].split()]
+
+    def __iter__(self):  # first, last, times: what the shapes unpack
+        return iter((self.first, self.last, self.times))
+
+    def held(self, i, j):
+        """The most the line can have spent between write i's edge and write j's:
+        from write i's start (gpio-sim stamps the edge before it sets the
+        value) to write j's end."""
+        return self.times[j] - (self.times[i] - self.took[i])
 
 
-class Stalled(Exception):
-    def __init__(self, took):
-        self.took = took
-        super().__init__(f"a write took {took * 1000:.2f} ms")
+def written(text, strict=True):
+    """gpio-pulse's output as Writes. With `strict`, a write that took longer
+    than STALLED_WRITE spoils the try (raises Spoiled): the VM stalled inside
+    gpio-sim, which stamps the edge when it raises the interrupt and sets the
+    value after, so the shape's edges lie further apart than asked (a second
+    press is then real as far as the kernel says). A shape that judges its own
+    windows (Writes.held) passes strict=False."""
+    w = Writes(text)
+    if strict and max(w.took) > STALLED_WRITE:
+        raise Spoiled("a write took", max(w.took))
+    return w
 
 
-def trying(name, run, tries=4):
-    """Runs one shape until a try's writes were not stalled (see `written`)."""
-    for attempt in range(1, tries + 1):
+class Spoiled(Exception):
+    """A try the VM spoiled: the stall measured in the try's own writes, in seconds."""
+
+    def __init__(self, what, stall):
+        self.stall = stall
+        super().__init__(f"{what} {stall * 1000:.2f} ms")
+
+
+class NoVerdict(Exception):
+    """Every try within the budget was spoiled: the scenario fails, saying so."""
+
+
+# A shape is tried again while the VM spoils it, within TRY_MOST tries and
+# TRY_BUDGET s. Four tries were too few with one host core busy elsewhere
+# (all four stalled 8.1-8.6 ms once); Tests/hil/README.md has the soak's counts.
+TRY_MOST, TRY_BUDGET = 30, 120.0
+
+
+def trying(name, run):
+    """Runs one try of a shape (`run`) until one is not spoiled (it raises
+    Spoiled with the stall it measured) and returns that try's result. Only
+    an unspoiled try is judged; a budget of spoiled tries is NoVerdict."""
+    stalls, started = [], time.monotonic()
+    while True:
         try:
             return run()
-        except Stalled as e:
-            print(f"     {name}: try {attempt}: {e} (the VM stalled), again", flush=True)
-            time.sleep(0.5)
-    check(False, f"{name}: every try had a stalled write")
-    return None
+        except Spoiled as e:
+            stalls.append(e.stall)
+            print(f"     {name}: try {len(stalls)} spoiled: {e} (the VM stalled), again", flush=True)
+        if len(stalls) >= TRY_MOST or time.monotonic() - started > TRY_BUDGET:
+            raise NoVerdict(f"{name}: no verdict: all {len(stalls)} tries in {time.monotonic() - started:.0f} s were "
+                            f"spoiled by VM stalls of {min(stalls) * 1000:.1f}-{max(stalls) * 1000:.1f} ms "
+                            f"(the host was too busy to judge this shape)")
+        time.sleep(0.3)
 
 
 def bounced(k, gap=0):
@@ -395,27 +431,23 @@ def shapes(chip, body):
         check(held == line_pressed(), f"{name}: buttons.onair.held {held} matches the line (pressed {line_pressed()})")
 
     # Issue 18: shapes that end released inside the 10 ms window are noise.
+    # A try counts when its writes fell inside 5 ms.
     cases = [("a 1 ms pulse", "d +1000 u")] + [(f"{k} bounces ending released", bounced(k)) for k in (2, 4, 8)]
     for name, steps in cases:
-        # The VM's timing is noisy: a try counts when its writes fell inside 5 ms.
         def one():
             fresh()
-            return (presses_logged(body), body.noise()), pulse(chip, "GPIO23", steps)
-        for attempt in range(1, 5):
-            got = trying(name, one)
-            if got is None:
-                return
-            before, (first, last, _) = got
-            if last - first < 0.005:
-                break
-            time.sleep(0.3)
-            print(f"     {name}: try {attempt} took {(last - first) * 1000:.2f} ms of writes, again", flush=True)
-        if check(last - first < 0.005, f"{name}: the writes took {(last - first) * 1000:.2f} ms (inside 5 ms)"):
-            time.sleep(0.3)
-            presses, noise = presses_logged(body) - before[0], body.noise() - before[1]
-            s = body.status()
-            check(presses == 0 and noise == 1 and s["onair"]["value"] == "off" and s["buttons"]["onair"]["held"] is False,
-                  f"{name}: noise, not a press (presses {presses}, noise +{noise}, {s['onair']['value']})")
+            before = presses_logged(body), body.noise()
+            w = pulse(chip, "GPIO23", steps)
+            if w.last - w.first >= 0.005:
+                raise Spoiled("its writes spread over", w.last - w.first)
+            return before, w
+        before, w = trying(name, one)
+        time.sleep(0.3)
+        presses, noise = presses_logged(body) - before[0], body.noise() - before[1]
+        s = body.status()
+        check(presses == 0 and noise == 1 and s["onair"]["value"] == "off" and s["buttons"]["onair"]["held"] is False,
+              f"{name} ({(w.last - w.first) * 1000:.2f} ms of writes): noise, not a press "
+              f"(presses {presses}, noise +{noise}, {s['onair']['value']})")
 
     def bounce_down():
         fresh()
@@ -430,42 +462,39 @@ def shapes(chip, body):
 
     # A try counts when the release's bounce really lasted under 5 ms (a VM
     # stall can stretch it past the window, and then it is a press for real).
-    for attempt in range(1, 4):
-        def release_bounce():
-            fresh()
-            return presses_logged(body), pulse(chip, "GPIO23", "d +200000 u d u d u d u")
-        before, (first, last, times) = trying("a release that bounces", release_bounce)
-        bounce_span = times[-1] - times[1]
-        if bounce_span < 0.005:
-            break
-        print(f"     a release that bounces: try {attempt} bounced for {bounce_span * 1000:.2f} ms, again", flush=True)
-        time.sleep(0.5)
-    if check(bounce_span < 0.005, f"a release that bounces: its bounce lasted {bounce_span * 1000:.2f} ms (under 5 ms)"):
-        after("a clean press, then a release that bounces", before, last - first)
-        time.sleep(0.5)
-        check(presses_logged(body) - before == 1, "the bouncing release counted no press")
+    def release_bounce():
+        fresh()
+        before = presses_logged(body)
+        w = pulse(chip, "GPIO23", "d +200000 u d u d u d u")
+        if w.held(1, 7) >= 0.005:
+            raise Spoiled("the release's bounce lasted", w.held(1, 7))
+        return before, w
+    before, w = trying("a release that bounces", release_bounce)
+    after(f"a clean press, then a release that bounces for {w.held(1, 7) * 1000:.2f} ms", before, w.last - w.first)
+    time.sleep(0.5)
+    check(presses_logged(body) - before == 1, "the bouncing release counted no press")
 
     # Noise: five blips up of 40 us during a 1.8 s hold, then a release that
-    # bounces for 200 us. A try counts when every blip and bounce really lasted under 5 ms (a VM stall can stretch one past
-    # the window, and then it is a release and a press for real).
+    # bounces for 200 us. A try counts when every blip and the bounce lasted
+    # under 5 ms by the writes' own clock (a VM stall can stretch one past the
+    # window, and then it is a release and a press for real); a stall
+    # elsewhere in the 1.8 s spoils nothing.
     noise = " ".join(["+300000 u +40 d"] * 5)
-    for attempt in range(1, 4):
-        def hold():
-            fresh()
-            before = presses_logged(body)
-            proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
-            time.sleep(0.8)
-            mid = body.status()["buttons"]["onair"]["held"]
-            return before, mid, written(proc.communicate(timeout=10)[0])
-        before, mid, (first, last, times) = trying("a long hold with noise", hold)
-        blip = max(times[i + 1] - times[i] for i in (1, 3, 5, 7, 9, 11, 12))  # the blips and the release's bounce
-        if blip < 0.005:
-            break
-        print(f"     a long hold with noise: try {attempt} had a blip of {blip * 1000:.2f} ms, again", flush=True)
-        time.sleep(0.5)
-    if check(blip < 0.005, f"a long hold with noise: its longest blip lasted {blip * 1000:.2f} ms (under 5 ms)"):
-        check(mid is True, f"a long hold with noise: held while down ({mid})")
-        after("a long hold with noise", before, last - first)
+
+    def hold():
+        fresh()
+        before = presses_logged(body)
+        proc = pulse(chip, "GPIO23", f"d {noise} +300000 u +100 d +100 u", background=True)
+        time.sleep(0.8)
+        mid = body.status()["buttons"]["onair"]["held"]
+        w = written(proc.communicate(timeout=30)[0], strict=False)
+        blip = max(w.held(i, i + 1) for i in (1, 3, 5, 7, 9, 11, 12))  # the blips and the release's bounce
+        if blip >= 0.005:
+            raise Spoiled("a blip lasted", blip)
+        return before, mid, w, blip
+    before, mid, w, blip = trying("a long hold with noise", hold)
+    check(mid is True, f"a long hold with noise (longest blip {blip * 1000:.2f} ms): held while down ({mid})")
+    after("a long hold with noise", before, w.last - w.first)
 
 
 def human_tap(k, hold_ms, bounce_us=300):
@@ -492,7 +521,7 @@ def bouncy_two_press(chip, body):
         pulse(chip, "GPIO23", f"{tap} +600000 {tap}")
         return wait_for(body.ears, 3)
     items = trying("two bounced taps", confirm)
-    check(items is not None and len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
+    check(len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
           f"two bounced taps 0.6 s apart confirm: one onair request with on=true ({items})")
 
     def graze():
@@ -502,10 +531,8 @@ def bouncy_two_press(chip, body):
         return before
     before = trying("a graze of bounced taps", graze)
     time.sleep(0.6)
-    # Every try stalled (said by `trying`): there is no graze to judge.
-    if before is not None:
-        check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
-              f"a graze of two bounced taps 0.2 s apart only arms: armed, nothing in /ears ({presses_logged(body) - before} presses)")
+    check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
+          f"a graze of two bounced taps 0.2 s apart only arms: armed, nothing in /ears ({presses_logged(body) - before} presses)")
     body.push({"on": True})
     body.push({"on": False})
     body.ears()
@@ -602,12 +629,14 @@ def noise(chip, body):
           "blips: the log says noise, not presses")
 
     # 2. A blip, then one deliberate tap: only armed, nothing asked.
-    for attempt in range(1, 4):
+    def blip_then_tap():
         settled(body)
-        p0, n0 = presses_logged(body), body.noise()
-        times, took = run_pulse(chip, "GPIO23", ["d", "+20", "u", "+300000"] + human_tap(2, 80).split())
-        if max(took) < STALLED_WRITE and times[1] - times[0] < 0.008:
-            break
+        before = presses_logged(body), body.noise()
+        w = pulse(chip, "GPIO23", " ".join(["d +20 u +300000", human_tap(2, 80)]))
+        if w.held(0, 1) >= 0.008:
+            raise Spoiled("the blip lasted", w.held(0, 1))
+        return before
+    p0, n0 = trying("a blip then one tap", blip_then_tap)
     time.sleep(0.6)
     s = body.status()
     check(s["onair"]["value"] == "armed" and body.ears() == [] and presses_logged(body) - p0 == 1 and body.noise() - n0 == 1,
@@ -716,12 +745,15 @@ def where_it_is(pid):
 OOPS = re.compile(r"general protection fault|BUG: unable to handle|Oops:|kernel BUG at")
 
 
+def dmesg():
+    return subprocess.run(["dmesg"], capture_output=True, text=True, timeout=30).stdout.splitlines()
+
+
 def kernel_fault(since):
-    """The kernel's oops lines after dmesg line `since` when it oopsed in
-    studio-body's context, else None."""
-    lines = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()[since:]
+    """The kernel's oops lines after dmesg line `since` (whoever's context), else None."""
+    lines = dmesg()[since:]
     for i, line in enumerate(lines):
-        if OOPS.search(line) and any("Comm: studio-body" in l for l in lines[i:i + 8]):
+        if OOPS.search(line):
             return lines[i:i + 30]
     return None
 
@@ -741,16 +773,10 @@ def body_killed(body):
 def chip_gone(chip, main_body, body, run):
     """A chip scenario on its own body: the main one stopped (both would hold
     the port and the lines), this one started if it is not running. The
-    chip's removal leaves the guest kernel unsound (above), so these run last.
-    A failure is the kernel's only when the kernel oopsed in studio-body's
-    context since the scenario began AND the body is gone (exited, a zombie,
-    no descriptor): then it is printed whole and counted apart, and the
-    summary says the body's recovery is untested in this run."""
+    chip's removal can leave a kernel unsound (above), so these run last."""
     main_body.stop()
     if body.proc is None or body.proc.poll() is not None:
         body.start()
-    since = len(subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines())
-    failed = len(failures)
     try:
         run()
     except Exception as e:  # a reset or refused connection raises: this body's failure, said with its own state
@@ -758,13 +784,28 @@ def chip_gone(chip, main_body, body, run):
         print("     body log at the failure (exit " + str(body.proc.poll() if body.proc else None) + "):\n     "
               + "\n     ".join(body.log().splitlines()[-30:]), flush=True)
         print(where_it_is(body.proc.pid if body.proc else None), flush=True)
-    oops = kernel_fault(since) if len(failures) > failed and body_killed(body) else None
-    if oops:
-        kernel_faults.extend(failures[failed:])
-        del failures[failed:]
-        print("KERNEL the guest kernel oopsed in studio-body's own GPIO ioctl (Debian 6.1 gpio-sim removal with "
-              "interrupts held; Tests/hil/README.md) and the body is gone: its recovery is not tested in this run\n       "
-              + "\n       ".join(oops), flush=True)
+
+
+def bounded(what, run, seconds):
+    """Runs `run` on a thread of its own for at most `seconds`: a call the
+    kernel holds (a task in D state after an oops) is said and left behind,
+    never waited for. True when it returned."""
+    errors = []
+
+    def call():
+        try:
+            run()
+        except Exception as e:
+            errors.append(e)
+    t = threading.Thread(target=call, daemon=True)
+    t.start()
+    t.join(seconds)
+    if t.is_alive():
+        print(f"     {what}: still not done after {seconds} s (the kernel holds it), left behind", flush=True)
+        return False
+    if errors:
+        print(f"     {what}: {type(errors[0]).__name__}: {errors[0]}", flush=True)
+    return not errors
 
 
 def chip_down_up(chip, body):
@@ -922,19 +963,18 @@ def watch_with(chip, body, binary):
 
     # A blip of 20 us: noise. A VM stall can hold it down past the window (a
     # press for real, as far as the kernel says); such a try is tried again.
-    noise = 0
-    for attempt in range(1, 5):
+    def blip():
         presses, before = count("verdict: press at"), count("verdict: noise at")
-        if trying("a blip", lambda: pulse(chip, "GPIO23", "d +20 u")) is None:
-            break
-        wait_for(lambda: count("verdict: noise at") > before or count("verdict: press at") > presses, 2)
-        time.sleep(0.1)
-        noise = count("verdict: noise at") - before
-        if count("verdict: press at") == presses:
-            break
-        print(f"     a blip: try {attempt} pressed (the VM held it past the window), again", flush=True)
+        w = pulse(chip, "GPIO23", "d +20 u", strict=False)
+        if w.held(0, 1) >= 0.009:
+            raise Spoiled("the blip lasted", w.held(0, 1))
+        return presses, before, w.held(0, 1)
+    presses, before, lasted = trying("a blip", blip)
+    wait_for(lambda: count("verdict: noise at") > before or count("verdict: press at") > presses, 2)
+    time.sleep(0.1)
+    noise = count("verdict: noise at") - before
     check(noise >= 1 and count("verdict: press at") == presses,
-          f"watch: a 20 us blip shows as noise, not a press (+{noise} noise)")
+          f"watch: a 20 us blip (down at most {lasted * 1000:.2f} ms) shows as noise, not a press (+{noise} noise)")
 
     tmux("send-keys", "-t", "watch", "q")
     check(wait_for(lambda: "watch-exit=0" in screen(), 5) and "q: every output dark, every line released" in screen(),
@@ -1021,6 +1061,8 @@ def main():
                  # Last: the chip's removal can leave the guest kernel unsound (chip_gone).
                  ("chip", lambda: chip_gone(chip, body, chip_body, lambda: chip_down_up(chip, chip_body))),
                  ("chip-again", lambda: chip_gone(chip, body, chip_body, lambda: chip_again(chip, chip_body, args.chip_rounds)))]
+    since = len(dmesg())
+    oops = None
     try:
         body.start()
         for name, run in scenarios:
@@ -1035,18 +1077,24 @@ def main():
                 print("     body log at the failure (exit " + str(body.proc.poll() if body.proc else None) + "):\n     "
                       + "\n     ".join(body.log().splitlines()[-30:]), flush=True)
                 print(where_it_is(body.proc.pid if body.proc else None), flush=True)
+            # An oops is never a pass: the kernel is unsound from here, so the run stops.
+            oops = kernel_fault(since)
+            if oops:
+                check(False, f"{name}: the guest kernel oopsed (its lines below); the scenarios after it are not run")
+                print("KERNEL\n       " + "\n       ".join(oops), flush=True)
+                break
     finally:
-        body.stop(signal.SIGKILL)
-        chip_body.stop(signal.SIGKILL)
+        # Bounded: after an oops a stop or the chip's removal can hang in the kernel.
+        bounded("stopping the body", lambda: body.stop(signal.SIGKILL), 25)
+        bounded("stopping the chip scenarios' body", lambda: chip_body.stop(signal.SIGKILL), 25)
         if failures:
             print("--- daemon log (last 40 lines)\n" + "\n".join(body.log().splitlines()[-40:]), flush=True)
-        chip.remove()
+        removed = bounded("removing the sim chip", chip.remove, 20)
         shutil.rmtree(workdir, ignore_errors=True)
         shutil.rmtree(chip_workdir, ignore_errors=True)
-    if kernel_faults:
-        print(f"daemon-gpio-tests: {len(kernel_faults)} check(s) not made: the guest kernel oopsed in the body's "
-              f"GPIO ioctl after gpio-sim's chip removal (the kernel's defect, above): {kernel_faults}", flush=True)
     print(f"daemon-gpio-tests: {len(failures)} failed" if failures else "daemon-gpio-tests: all passed", flush=True)
+    if oops or not removed:
+        os._exit(1)  # a thread the kernel holds is never joined
     sys.exit(1 if failures else 0)
 
 
