@@ -170,7 +170,7 @@ public final class Agent: @unchecked Sendable {
         self.log = log
         auth = BearerAuth(token: setup.token)
         body = Body(settings: BodySettings(
-            name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp,
+            name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp, lampDrives: setup.board.lampDrives,
             silence: setup.config.silence, camera: setup.config.cameraDevice.map { "\(setup.config.name) camera (\($0))" }),
             at: clock.now())
         // Their lines go through `say`: one said inside a turn waits for the
