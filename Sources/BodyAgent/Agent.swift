@@ -112,6 +112,8 @@ public final class Agent: @unchecked Sendable {
     var lostEdgesSaid = 0
     /// When the last simulated press sequence lets go (edge time).
     var simPressesEnd: Double = 0
+    /// `POST /sim/press` answers waiting for their last press to land (AgentHTTP.swift).
+    var simWaits: [SimWait] = []
 
     // HTTP.
     var server: HTTPServer?
@@ -332,6 +334,7 @@ public final class Agent: @unchecked Sendable {
         polls.removeAll()
         armPollTimer()
         for poll in waiting { answer(poll, at: now) }
+        answerSimPresses(at: now, all: true)
         stopping = true
         if server?.wantsRun == true { runServer() }
         preview.run(false, why: "the body is stopping")
