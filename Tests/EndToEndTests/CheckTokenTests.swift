@@ -2,6 +2,21 @@ import Foundation
 import Testing
 import BodyTestSupport
 
+/// Runs `command` (its program first) to its end: its exit status and what it
+/// wrote, standard output and error together.
+func runCommand(_ command: [String]) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: command[0])
+    p.arguments = Array(command.dropFirst())
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, text)
+}
+
 // `studio-body check` as a person who cannot read the token (0600, the service's):
 // everything else is checked, and the words say how to check the token too.
 @Suite("check without the token")
@@ -26,16 +41,8 @@ struct CheckTokenTests {
         } else {
             try FileManager.default.setAttributes([.posixPermissions: 0o200], ofItemAtPath: token.path)
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: command[0])
-        p.arguments = Array(command.dropFirst())
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(text)")
+        let (status, text) = try runCommand(command)
+        #expect(status == 0, "\(text)")
         let owner = getuid() == 0 ? "root" : String(cString: getpwuid(getuid())!.pointee.pw_name)
         #expect(text.contains("token \(token.path): not checked: it is the service's (readable by \(owner) only); to check it too: sudo -u \(owner) \(Repository.studioBody) check --config \(conf.path)"), "\(text)")
         #expect(text.contains("board sim"), "the rest is checked: \(text)")
@@ -61,16 +68,8 @@ struct CheckLampTests {
         let conf = dir.appendingPathComponent("body.conf")
         try "[body]\ntls = no\nlisten = 127.0.0.1:0\ntoken-file = \(token.path)\n[board]\nfile = \(board.path)\n"
             .write(to: conf, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Repository.studioBody)
-        p.arguments = ["check", "--config", conf.path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, text.replacingOccurrences(of: board.path, with: "BOARD"))
+        let (status, text) = try runCommand([Repository.studioBody, "check", "--config", conf.path])
+        return (status, text.replacingOccurrences(of: board.path, with: "BOARD"))
     }
 
     @Test("a relay: check says the lamp is dark while unread and the armed LED blinks", arguments: [
