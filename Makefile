@@ -4,7 +4,8 @@
 #   sudo make install         install binary, units, udev rules, board files, docs; create the
 #                             user and groups; write the config and token only if absent;
 #                             restart the service if it runs. Never builds: run `make` first
-#   sudo make uninstall       remove what install put in place; keep config, token and user
+#   sudo make uninstall       remove what install put in place; keep the config, the token, the
+#                             state (/var/lib/studio-body: the TLS key Oriel pins) and the user, and say so
 #   make deb                  build studio-body_VERSION_ARCH.deb from debian/ (debhelper), for
 #                             this machine's architecture (arm64 on a 64-bit Raspberry Pi OS)
 #
@@ -20,6 +21,8 @@ UNITDIR    ?= $(PREFIX)/lib/systemd/system
 UDEVDIR    ?= $(PREFIX)/lib/udev/rules.d
 SYSCONFDIR ?= /etc
 CONFDIR    ?= $(SYSCONFDIR)/studio-body
+# The service's StateDirectory= (the TLS key and certificate Oriel pins): uninstall names it, never removes it.
+STATEDIR   ?= /var/lib/studio-body
 SERVICE_USER ?= studio-body
 
 SWIFT      ?= swift
@@ -184,7 +187,11 @@ endif
 ifeq ($(DESTDIR),)
 	@if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload; fi
 endif
-	@echo "uninstall: kept $(DESTDIR)$(CONFDIR)/body.conf, $(DESTDIR)$(CONFDIR)/token and the user $(SERVICE_USER) (it owns the token); remove them by hand if you want them gone"
+	@echo "uninstall: removed the program, its units, the udev rules, the board files and the docs. Kept, so a reinstall finds them:"
+	@echo "  $(DESTDIR)$(CONFDIR)/: your configuration (body.conf, the token, any board file you copied there)"
+	@echo "  $(DESTDIR)$(STATEDIR)/: the TLS key and certificate Oriel pins (a new one needs a new pin)$$([ -d '$(DESTDIR)$(STATEDIR)' ] || echo '; not there now: the service makes it at its first start')"
+	@echo "  the user $(SERVICE_USER): it owns the token and the state"
+	@echo "  To remove them too: sudo rm -r $(CONFDIR) $(STATEDIR) && sudo userdel $(SERVICE_USER)"
 
 # The Debian package, from debian/ (debhelper compat 13): debian/rules builds with $(SWIFT)
 # through this Makefile and installs with PREFIX=/usr. The .deb lands in $(DEB_OUT).

@@ -69,7 +69,7 @@ def netlabel(x, y, pin):
     text(x + 59, y + 5, f"{name}  pin {pin}", 12, "middle", "bold", "#1d3f85")
     return x + 118
 
-W, H = 1260, 930
+W, H = 1260, 965
 add(f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Arial, sans-serif">')
 add(f'<rect width="{W}" height="{H}" fill="#fff"/>')
 text(20, 32, "studio-body on a Raspberry Pi 4 or 5: default wiring (board/raspberrypi.conf)", 18, weight="bold")
@@ -125,11 +125,13 @@ poly([(fx - 9, y - 58), (fx + 9, y - 58), (fx, y - 74)], fill="#fff")  # cathode
 line(fx - 9, y - 76, fx + 9, y - 76, 3); line(fx, y - 45, fx, y - 58); line(fx, y - 76, fx, lamp_y - 40)
 text(fx - 14, y - 62, "flyback diode", 11, "end"); text(fx - 14, y - 48, "1N5819", 11, "end")
 text(dx, lamp_y - 46, "+12 V lamp supply", 12, "middle", "bold")
-text(cx, y + 150, "The 100 k\u03a9 keeps the lamp dark while the Pi boots and after the body exits (the pin", 11)
-text(cx, y + 165, "floats then). A relay module instead: high-level trigger, its own diode, `active = high`.", 11)
-text(cx, y + 180, "Mains lamps: a relay rated for mains, wired by a qualified person, in a closed box.", 11)
+text(cx, y + 145, "The 100 k\u03a9 keeps the lamp dark while the Pi boots (the pin is an input then). After the", 11)
+text(cx, y + 160, "body exits the pin keeps its last level: the body and the unit's ExecStopPost drive it dark.", 11)
+text(cx, y + 175, "A relay module instead: high-level trigger, safe from 3.3 V (IN not pulled to 5 V), `drives = relay`.", 11)
+text(cx, y + 190, "Mains: a fuse, a relay rated for mains, a closed box, wired by a qualified person.", 11)
+text(cx, y + 205, "GPIO pins are 3.3 V only: never 5 V on a GPIO pin.", 11, weight="bold", fill="#c0392b")
 
-y = 500
+y = 515
 text(cx, y - 30, "LEDs: each through 330 \u03a9 (about 4 mA at 3.3 V)", 14, weight="bold")
 for i, (pin, color, label) in enumerate([(13, "#f5a623", "armed (amber)"), (15, "#e74c3c", "eye (red)")]):
     yy = y + i * 55
@@ -137,7 +139,7 @@ for i, (pin, color, label) in enumerate([(13, "#f5a623", "armed (amber)"), (15, 
     line(x, yy, x + 30, yy); line(x + 30, yy, x + 30, y + 65)
 ground(cx + 286, y + 65, "GND pin 9")
 
-y = 660
+y = 675
 text(cx, y - 30, "Buttons: each to ground; the Pi's pull-up holds the line high", 14, weight="bold")
 rows = [(16, 14, "On Air"), (18, 20, "kill"), (22, 25, "Wrap up"), (29, 30, "camera")]
 for i, (pin, gnd, label) in enumerate(rows):
@@ -148,7 +150,8 @@ for i, (pin, gnd, label) in enumerate(rows):
 yy = y + 4 * 50 + 10
 text(cx, yy, "Kill, normally closed (optional): same two wires, an NC button, `active = high` in the board file.", 11)
 text(cx, yy + 15, "A broken wire then reads as a button held, which the body reports, instead of a button never pressed.", 11)
-text(cx, yy + 30, "The kill button is a deliberate stop, NOT a safety-rated emergency stop.", 12, weight="bold", fill="#c0392b")
+text(cx, yy + 30, "Long cables: 4.7-10 k\u03a9 pull-up to 3.3 V and 1 k\u03a9 in series at the Pi's end (board/WIRING.md).", 11)
+text(cx, yy + 45, "The kill button is a deliberate stop, NOT a safety-rated emergency stop.", 12, weight="bold", fill="#c0392b")
 
 add("</svg>")
 print("\n".join(out))

@@ -112,6 +112,8 @@ public final class Agent: @unchecked Sendable {
     var lostEdgesSaid = 0
     /// When the last simulated press sequence lets go (edge time).
     var simPressesEnd: Double = 0
+    /// `POST /sim/press` answers waiting for their last press to land (AgentHTTP.swift).
+    var simWaits: [SimWait] = []
 
     // HTTP.
     var server: HTTPServer?
@@ -170,7 +172,7 @@ public final class Agent: @unchecked Sendable {
         self.log = log
         auth = BearerAuth(token: setup.token)
         body = Body(settings: BodySettings(
-            name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp,
+            name: setup.config.name, onAirAction: setup.board.onAirAction, unreadLamp: setup.board.unreadLamp, lampDrives: setup.board.lampDrives,
             silence: setup.config.silence, camera: setup.config.cameraDevice.map { "\(setup.config.name) camera (\($0))" }),
             at: clock.now())
         // Their lines go through `say`: one said inside a turn waits for the
@@ -332,6 +334,7 @@ public final class Agent: @unchecked Sendable {
         polls.removeAll()
         armPollTimer()
         for poll in waiting { answer(poll, at: now) }
+        answerSimPresses(at: now, all: true)
         stopping = true
         if server?.wantsRun == true { runServer() }
         preview.run(false, why: "the body is stopping")

@@ -84,6 +84,9 @@ extension Agent {
     /// `POST /sim/press?button=NAME[&presses=N&gap=S]`: N presses S seconds
     /// apart (by the edges' timestamps, as the kernel would stamp them), so a
     /// test or a person can make a graze or a deliberate double press exactly.
+    /// Answered once the last press has landed (its release's bounce window
+    /// over, so the press itself was confirmed or found noise), with what it
+    /// became: a script that reads `/status` next sees it (issue 35).
     func simPress(_ name: String, _ query: HTTPFields, _ reply: HTTPReply, at now: Moment) {
         let asked: SimPressQuery
         switch SimPressQuery.parse(button: name, query) {
@@ -106,9 +109,26 @@ extension Agent {
             sim.set(button, pressed: true, at: down)
             sim.set(button, pressed: false, at: down + min(SimBoard.pressLength, gap / 2))
         }
-        var out = JSONOut(capacity: 32)
-        SimPressed(button: button).write(to: &out)
-        reply.send(.json(200, out.bytes))
+        let debounce = setup.board.buttons[button]?.debounce ?? Contact.defaultDebounce
+        simWaits.append(SimWait(reply: reply, button: button, presses: presses,
+                                lands: simPressesEnd + debounce, before: body.lastPress[button]))
+    }
+
+    /// Answers every waiting `/sim/press` whose last press has landed by `now`
+    /// (`all`: every one, as the body stops), in the order they came.
+    func answerSimPresses(at now: Moment, all: Bool = false) {
+        var i = 0
+        while i < simWaits.count {
+            guard all || simWaits[i].lands <= now.mono else { i += 1; continue }
+            let wait = simWaits.remove(at: i)
+            guard wait.reply.isOpen, !wait.reply.isSent else { continue }
+            // The last press this request confirmed, if any: the button's last
+            // press when it is not the one from before the request.
+            let last = body.lastPress[wait.button]
+            var out = JSONOut(capacity: 96)
+            SimPressed(button: wait.button, presses: wait.presses, last: last == wait.before ? nil : last).write(to: &out)
+            wait.reply.send(.json(200, out.bytes))
+        }
     }
 
     /// `GET /metrics`: the counters, and the gauges as the status document says
@@ -155,14 +175,32 @@ struct HelloDocument: Encodable {
     @Null var tls: String?
 }
 
-/// `POST /sim/press`'s answer, `{"pressed":"<button>"}`: written by JSONOut,
-/// the same bytes JSONEncoder made of a dictionary, without its cost (issue 21).
+/// A `POST /sim/press` waiting for its last press to land at `lands`
+/// (monotonic): the last release's bounce window over.
+struct SimWait {
+    let reply: HTTPReply
+    let button: ButtonRole
+    let presses: Int
+    let lands: Double
+    /// The button's last press before this request.
+    let before: LastPress?
+}
+
+/// `POST /sim/press`'s answer once its presses have landed:
+/// `{"became":"asked","pressed":"onair","presses":2,"words":"…"}`, where
+/// `became` and `words` are the last press it made (as `/status` and the log
+/// say it), both null when none was confirmed. Written by JSONOut (issue 21).
 struct SimPressed: JSONWritable {
     var button: ButtonRole
+    var presses: Int
+    var last: LastPress?
 
     func write(to out: inout JSONOut) {
         out.object { o in
+            o.field("became"); o.string(last?.became)
             o.field("pressed"); o.string(button.rawValue)
+            o.field("presses"); o.number(UInt64(presses))
+            o.field("words"); o.string(last?.words)
         }
     }
 }

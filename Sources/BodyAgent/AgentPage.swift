@@ -8,9 +8,15 @@ final class PageService {
     var sessions = Sessions()
     let events: PageEvents
     var whereSaid: String?
+    /// The body's name (`[body] name`), which heads the page and the form.
+    let name: String
+    /// The page, made once with the body's name.
+    let html: String
 
-    init(loop: EventLoop, clock: AgentClock) {
+    init(loop: EventLoop, clock: AgentClock, name: String) {
         events = PageEvents(loop: loop, clock: clock)
+        self.name = name
+        html = PageHTML.page(name: name)
     }
 }
 
@@ -26,7 +32,7 @@ extension Agent {
         switch route {
         case .page:
             let known = signedIn(request, at: now.mono) || auth.allows(request)
-            reply.send(PageHTML.answer(200, known ? PageHTML.page : PageHTML.signIn(nil)))
+            reply.send(PageHTML.answer(200, known ? page.html : PageHTML.signIn(nil, name: page.name)))
         case .events:
             page.events.add(reply, at: now)
         case .signIn:
@@ -50,11 +56,11 @@ extension Agent {
     private func signIn(_ request: HTTPRequest, _ reply: HTTPReply, at now: Moment) {
         let given = FormBody.parse(request.body)["token"] ?? ""
         guard !given.isEmpty else {
-            reply.send(PageHTML.answer(401, PageHTML.signIn("No token was given: type this body's token.")))
+            reply.send(PageHTML.answer(401, PageHTML.signIn("No token was given: type this body's token.", name: page.name)))
             return
         }
         guard auth.allows(token: given) else {
-            reply.send(PageHTML.answer(401, PageHTML.signIn("That is not this body's token: nothing was signed in.")))
+            reply.send(PageHTML.answer(401, PageHTML.signIn("That is not this body's token: nothing was signed in.", name: page.name)))
             return
         }
         guard let session = page.sessions.begin(id: Self.sessionID(), at: now.mono) else {
@@ -116,7 +122,7 @@ extension Agent {
 extension Agent {
     /// The page's state, its events made from the agent's document.
     func makePage() -> PageService {
-        let page = PageService(loop: loop, clock: clock)
+        let page = PageService(loop: loop, clock: clock, name: setup.config.name)
         page.events.document = { [unowned self] now in self.pageDocument(at: now) }
         return page
     }

@@ -32,17 +32,19 @@ enum PageHTML {
     }
 
     /// The form a browser without a session gets at `/`. It posts the token
-    /// once (never in a URL); `said` is a refusal's words.
-    static func signIn(_ said: String?) -> String {
+    /// once (never in a URL); `said` is a refusal's words. The body's name
+    /// (`[body] name`) heads it, so two bodies' tabs say which is which.
+    static func signIn(_ said: String?, name: String) -> String {
         let refusal = said.map { #"<p id="refused" class="refused" role="alert">\#(escaped($0))</p>"# } ?? ""
+        let name = escaped(name)
         return #"""
 <!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>studio body: sign in</title>
+<html lang="en"><head><meta charset="utf-8"><title>\#(name) · studio body: sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>\#(style)</style></head>
 <body>
-<h1>studio body</h1>
+<h1>\#(name) <small>studio body</small></h1>
 <form id="signin" method="post" action="/signin" class="card">
  <p>This page shows the body's lamp, buttons, eyes and log, live. Sign in with the body's token
  (the one in its token file, e.g. <code>/etc/studio-body/token</code>): it is sent once, and the browser keeps
@@ -112,15 +114,19 @@ enum PageHTML {
  [hidden] { display: none !important; }
 """#
 
-    static let page = #"""
+    /// The page, its title and header naming the body (`[body] name`): made
+    /// once at start (`PageService`), not at every `GET /`.
+    static func page(name: String) -> String {
+        let name = escaped(name)
+        return #"""
 <!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>studio body</title>
+<html lang="en"><head><meta charset="utf-8"><title>\#(name) · studio body</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <style>\#(style)</style></head>
 <body>
 <header>
- <h1>studio body <small id="who"></small></h1>
+ <h1>\#(name) <small>studio body</small> <small id="who"></small></h1>
  <p><span id="live" class="hint">connecting…</span>
  <form method="post" action="/signout" style="display:inline"><button id="signout" type="submit">Sign out</button></form></p>
 </header>
@@ -202,7 +208,7 @@ function draw() {
 }
 function render() {
   const s = doc.status, o = s.onair;
-  text("who", doc.name + " · " + doc.version + (doc.sim ? " · simulated board" : ""));
+  text("who", doc.version + (doc.sim ? " · simulated board" : ""));
   show("sim", doc.sim);
   const lineWords = role => s.lines[role] === undefined ? "not fitted" : s.lines[role] == null ? "unknown: the GPIO chip is gone" : patternWords(doc.patterns[role], role);
   text("lamp-words", lineWords("lamp")); text("armed-words", ": " + lineWords("armed-led")); text("eye-words", ": " + lineWords("eye-led"));
@@ -283,4 +289,5 @@ setInterval(draw, 25);
 </script>
 </body></html>
 """#
+    }
 }

@@ -36,7 +36,8 @@ enum AgentDeed: Equatable, Sendable {
 ///    the turn's moment (a line reading the rules ask for feeds them at once);
 ///    a tick the kept outlook shows would change nothing is skipped (below);
 /// 2. the lines are driven, each only if it changed;
-/// 3. the rest is carried out (the camera, the hello, parked polls answered);
+/// 3. the rest is carried out (the camera, the hello, parked polls answered,
+///    a `/sim/press` whose presses have landed answered);
 /// 4. answers go out: libmicrohttpd runs, if an answer waits for it (and
 ///    again at once while it says it has more to do now, at most four runs);
 /// 5. the log is written: the turn's lines, in the order they were said;
@@ -76,6 +77,8 @@ extension Agent {
             ticked = (bodyChanges, now.mono)
         }
         carryOut(actions, at: now)
+        // A `/sim/press` whose last press has landed is answered now, after the rules saw it.
+        if !simWaits.isEmpty { answerSimPresses(at: now) }
         // Most turns have none: no call to empty an empty list.
         if !actions.isEmpty { actions.removeAll(keepingCapacity: true) }
         spareTurnActions = actions

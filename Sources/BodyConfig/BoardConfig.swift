@@ -11,6 +11,8 @@ public struct BoardConfig: Equatable, Sendable {
     public var outputs: [OutputRole: LineWiring]
     public var buttons: [ButtonRole: LineWiring]
     public var unreadLamp: UnreadLamp
+    /// `[lamp] drives`: what the lamp's line switches (issue 35).
+    public var lampDrives: LampDrive = .led
     public var onAirAction: OnAirSwitch.Action
 
     /// Issue 10's range: contact bounce lasts milliseconds, not seconds.
@@ -45,11 +47,11 @@ public struct BoardConfig: Equatable, Sendable {
                 }
             } else if let role = OutputRole(rawValue: s.name) {
                 var keys: Set<String> = ["line", "active"]
-                if role == .lamp { keys.insert("unread") }
+                if role == .lamp { keys.formUnion(["unread", "drives"]) }
                 let r = SectionReader(ini, s.name, keys: keys)
                 try r.checkKeys()
                 board.outputs[role] = LineWiring(name: try line(r, s), activeLow: try activeLow(r, default: false))
-                if role == .lamp { board.unreadLamp = try r.choice("unread", default: UnreadLamp.blink) }
+                if role == .lamp { (board.lampDrives, board.unreadLamp) = try lamp(r) }
             } else if s.name.hasPrefix("button "), let role = ButtonRole(rawValue: String(s.name.dropFirst(7))) {
                 var keys: Set<String> = ["line", "active", "bias", "debounce"]
                 if role == .onair { keys.insert("action") }
@@ -86,6 +88,26 @@ public struct BoardConfig: Equatable, Sendable {
             throw ConfigError(file: r.ini.file, line: s.line, "[\(s.name)] has no line = NAME (the name gpioinfo prints, e.g. GPIO17)")
         }
         return l
+    }
+
+    /// `[lamp] drives` and `unread`: a lamp behind contacts never blinks, and
+    /// is dark while unread unless the file says `lit` (issue 35).
+    static func lamp(_ r: SectionReader) throws(ConfigError) -> (LampDrive, UnreadLamp) {
+        var drives = LampDrive.led
+        if let e = r.entry("drives") {
+            guard let d = LampDrive(rawValue: e.value.lowercased()) else {
+                throw r.fail(e, "expected what the lamp's line drives: \(LampDrive.allCases.map(\.rawValue).joined(separator: ", ")), found \(e.value)")
+            }
+            drives = d
+        }
+        guard let e = r.entry("unread") else { return (drives, drives.hasContacts ? .dark : .blink) }
+        guard let unread = UnreadLamp(rawValue: e.value.lowercased()) else {
+            throw r.fail(e, "expected blink, dark or lit, found \(e.value)")
+        }
+        if unread == .blink && drives.hasContacts {
+            throw r.fail(e, "blink is refused for a lamp that drives \(drives.words): it would switch its contacts 43,200 times a day while Oriel is silent (a relay module lasts about 100,000); say dark or lit, and the armed LED shows unread")
+        }
+        return (drives, unread)
     }
 
     static func activeLow(_ r: SectionReader, default d: Bool) throws(ConfigError) -> Bool {

@@ -4,19 +4,25 @@ public struct BodySettings: Equatable, Sendable {
     public var name: String
     public var onAirAction: OnAirSwitch.Action
     public var unreadLamp: UnreadLamp
+    /// What the lamp's line drives (`[lamp] drives`).
+    public var lampDrives: LampDrive
     /// `oriel.silence`.
     public var silence: Double
     /// The camera this body's camera button names.
     public var camera: String
 
     public init(name: String, onAirAction: OnAirSwitch.Action = .toggle, unreadLamp: UnreadLamp = .blink,
-                silence: Double = 60, camera: String? = nil) {
+                lampDrives: LampDrive = .led, silence: Double = 60, camera: String? = nil) {
         self.name = name
         self.onAirAction = onAirAction
         self.unreadLamp = unreadLamp
+        self.lampDrives = lampDrives
         self.silence = silence
         self.camera = camera ?? "\(name) camera"
     }
+
+    /// The lamp's rule: its part and its unread pattern together.
+    public var lamp: LampRule { LampRule(drives: lampDrives, unread: unreadLamp) }
 }
 
 /// Why a push was refused (400): nothing was changed.

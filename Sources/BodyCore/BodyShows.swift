@@ -4,12 +4,15 @@ extension Body {
     /// body reads it (`nextDue`): a call lent it a copy of the whole body (issue 21).
     @inline(__always)
     public func indicators(at now: Moment) -> Indicators {
+        // The lamp switches only when what Oriel says changes, unless it may
+        // blink while unread (issue 35): a relay's contacts wear at each switching.
+        let rule = settings.lamp
         let lamp: (Pattern, Double)
         switch state.on {
         case true?: lamp = (.steady, 0)
         case false?: lamp = (.dark, 0)
         case nil:
-            switch settings.unreadLamp {
+            switch rule.unreadLamp {
             case .blink: lamp = (.unread, unreadSince)
             case .dark: lamp = (.dark, 0)
             case .lit: lamp = (.steady, 0)
@@ -24,6 +27,9 @@ extension Body {
             armedLED = (.asking, latestAsk)
         } else if let latestProblem {
             armedLED = (.problem, latestProblem)
+        } else if state.on == nil && !rule.lampBlinksUnread {
+            // Unread is never shown as off: where the lamp holds still, the armed LED says it.
+            armedLED = (.unread, unreadSince)
         } else {
             armedLED = (.dark, 0)
         }

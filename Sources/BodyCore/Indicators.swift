@@ -80,6 +80,63 @@ public enum UnreadLamp: String, Equatable, Sendable {
     case blink, dark, lit
 }
 
+/// What the lamp's line drives (`[lamp] drives = …` in the board file), so the
+/// patterns know whether a switching costs anything (issue 35).
+public enum LampDrive: String, CaseIterable, Equatable, Sendable {
+    /// An LED on the pin, a transistor or MOSFET, a solid-state relay: switching wears nothing.
+    case led, mosfet, ssr
+    /// Contacts that close and open: each switching wears them (a typical relay
+    /// module is rated for about 10^5 switchings under load).
+    case relay, contactor
+
+    /// Whether each switching wears contacts: then the lamp never blinks.
+    public var hasContacts: Bool { self == .relay || self == .contactor }
+
+    /// The part, in words (`studio-body check`, the parser's refusals).
+    public var words: String {
+        switch self {
+        case .led: "an LED"
+        case .mosfet: "a MOSFET"
+        case .ssr: "a solid-state relay"
+        case .relay: "a relay"
+        case .contactor: "a contactor"
+        }
+    }
+
+    /// What the lamp does while unread behind this part, in words.
+    public func unreadWords(_ unread: UnreadLamp) -> String {
+        switch LampRule(drives: self, unread: unread).unreadLamp {
+        case .blink: "the lamp blinks while unread"
+        case .dark: "the lamp is dark while unread, the armed LED blinks"
+        case .lit: "the lamp is lit while unread, the armed LED blinks"
+        }
+    }
+}
+
+/// The lamp's rule (DESIGN 2, issue 35): what the lamp shows while unread and
+/// whether the armed LED says unread instead. A lamp behind contacts is held
+/// steady whatever the board file's `unread` says (the parser refuses `blink`
+/// there; a value made in code is held dark), so only a change of what Oriel
+/// says switches it: a pattern never does.
+public struct LampRule: Equatable, Sendable {
+    public var drives: LampDrive
+    public var unread: UnreadLamp
+
+    public init(drives: LampDrive, unread: UnreadLamp) {
+        self.drives = drives
+        self.unread = unread
+    }
+
+    /// What the lamp does while unread.
+    public var unreadLamp: UnreadLamp {
+        drives.hasContacts && unread == .blink ? .dark : unread
+    }
+
+    /// Whether the lamp itself blinks while unread; when it does not, the
+    /// armed LED carries the unread pattern, so unread is never shown as off.
+    public var lampBlinksUnread: Bool { unreadLamp == .blink }
+}
+
 /// Which pattern each output role is driving, and since when.
 public struct Indicators: Equatable, Sendable {
     public var lamp: (Pattern, Double)

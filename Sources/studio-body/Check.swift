@@ -33,13 +33,14 @@ enum Check {
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
         say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
         guard !setup.board.simulated else {
-            say("board sim: the simulated board, every role present (\(OutputRole.allCases.map(\.rawValue).joined(separator: ", ")); buttons \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")))")
+            say("board sim: the simulated board, every role present (\(OutputRole.allCases.map(\.rawValue).joined(separator: ", ")); buttons \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")))\(lampWords(setup.board))")
             return ok ? 0 : 1
         }
         say("board \(setup.board.file): ok (\(GpioLookup.library))")
         let roles = setup.board.lines.map { line in
             (line.section, line.wiring.name, line.wiring.activeLow,
-             line.isButton ? ", bias \(line.wiring.bias.rawValue), \(debounceWords(line.wiring.debounce))" : "")
+             line.isButton ? ", bias \(line.wiring.bias.rawValue), \(debounceWords(line.wiring.debounce))"
+                : line.section == OutputRole.lamp.rawValue ? lampWords(setup.board) : "")
         }
         do {
             let found = try GpioLookup.places(roles.map(\.1))
@@ -53,6 +54,11 @@ enum Check {
         }
         return ok ? 0 : 1
     }
+}
+
+/// What the lamp's line drives and what it does while unread (issue 35).
+func lampWords(_ board: BoardConfig) -> String {
+    ", drives \(board.lampDrives.words) (\(board.lampDrives.unreadWords(board.unreadLamp)))"
 }
 
 extension String {

@@ -15,6 +15,7 @@ struct BoardConfigTests {
         #expect(b.buttons == [.onair: LineWiring(name: "B", activeLow: true, bias: .pullUp, debounce: 0.010)])
         #expect(b.buttons[.onair]?.debounce == Contact.defaultDebounce)
         #expect(b.unreadLamp == .blink)
+        #expect(b.lampDrives == .led)
         #expect(b.onAirAction == .toggle)
     }
 
@@ -94,6 +95,24 @@ struct BoardConfigTests {
         #expect(b.unreadLamp == lamp && b.onAirAction == onAir)
     }
 
+    @Test("what the lamp drives sets its unread default: contacts are dark, the rest blink", arguments: [
+        ("led", LampDrive.led, UnreadLamp.blink), ("MOSFET", .mosfet, .blink), ("ssr", .ssr, .blink),
+        ("relay", .relay, .dark), ("Contactor", .contactor, .dark),
+    ])
+    func drives(text: String, drives: LampDrive, unread: UnreadLamp) throws {
+        let b = try BoardConfig.parse("[lamp]\nline = L\ndrives = \(text)\n[armed-led]\nline = A\n[button onair]\nline = B\n", file: "f")
+        #expect(b.lampDrives == drives && b.unreadLamp == unread)
+        let lit = try BoardConfig.parse("[lamp]\nline = L\ndrives = \(text)\nunread = lit\n[armed-led]\nline = A\n[button onair]\nline = B\n", file: "f")
+        #expect(lit.lampDrives == drives && lit.unreadLamp == .lit)
+    }
+
+    @Test("the shipped Pi board file drives a relay and never blinks the lamp (WIRING.md's mains lamp)")
+    func shippedPiIsSafe() throws {
+        let b = try BoardConfig.parse(try Repository.text("board/raspberrypi.conf"), file: "raspberrypi.conf")
+        #expect(b.lampDrives == .relay && b.unreadLamp == .dark)
+        #expect(!LampRule(drives: b.lampDrives, unread: b.unreadLamp).lampBlinksUnread)
+    }
+
     @Test("every bias", arguments: Bias.allCases)
     func bias(bias: Bias) throws {
         let b = try BoardConfig.parse(minimalBoard + "bias = \(bias.rawValue.uppercased())\n", file: "f")
@@ -134,7 +153,7 @@ struct BoardConfigTests {
     @Test("every mistake names the file, the line and how to write it", arguments: [
         ("[board]\nkind = pi\n", "f:2: [board] kind: expected gpio or sim, found pi"),
         ("[board]\nfile = x\n", "f:2: unknown key file in [board]; known keys: kind"),
-        ("[lamp]\nline = L\npin = 11\n", "f:3: unknown key pin in [lamp]; known keys: active, line, unread"),
+        ("[lamp]\nline = L\npin = 11\n", "f:3: unknown key pin in [lamp]; known keys: active, drives, line, unread"),
         ("[armed-led]\nline = A\nunread = dark\n", "f:3: unknown key unread in [armed-led]; known keys: active, line"),
         ("[eye-led]\nline = E\nbias = pull-up\n", "f:3: unknown key bias in [eye-led]; known keys: active, line"),
         ("[button kill]\nline = K\naction = toggle\n", "f:3: unknown key action in [button kill]; known keys: active, bias, debounce, line"),
@@ -143,7 +162,12 @@ struct BoardConfigTests {
         ("[button wrapup]\nline =\n", "f:1: [button wrapup] has no line = NAME (the name gpioinfo prints, e.g. GPIO17)"),
         ("[lamp]\nline = L\nactive = yes\n", "f:3: [lamp] active: expected high or low, found yes"),
         ("[button kill]\nline = K\nactive = 0\n", "f:3: [button kill] active: expected high or low, found 0"),
-        ("[lamp]\nline = L\nunread = flash\n", "f:3: [lamp] unread: unknown value flash"),
+        ("[lamp]\nline = L\nunread = flash\n", "f:3: [lamp] unread: expected blink, dark or lit, found flash"),
+        ("[lamp]\nline = L\ndrives = lamp\n", "f:3: [lamp] drives: expected what the lamp's line drives: led, mosfet, ssr, relay, contactor, found lamp"),
+        ("[lamp]\nline = L\ndrives = relay\nunread = blink\n",
+         "f:4: [lamp] unread: blink is refused for a lamp that drives a relay: it would switch its contacts 43,200 times a day while Oriel is silent (a relay module lasts about 100,000); say dark or lit, and the armed LED shows unread"),
+        ("[lamp]\nline = L\nunread = BLINK\ndrives = Contactor\n",
+         "f:3: [lamp] unread: blink is refused for a lamp that drives a contactor: it would switch its contacts 43,200 times a day while Oriel is silent (a relay module lasts about 100,000); say dark or lit, and the armed LED shows unread"),
         ("[button onair]\nline = B\naction = stop\n", "f:3: [button onair] action: unknown value stop"),
         ("[button kill]\nline = K\nbias = up\n", "f:3: [button kill] bias: unknown value up"),
         ("[button kill]\nline = K\ndebounce = 10\n", "f:3: [button kill] debounce: 10 has no unit: write 10ms, 10s or 10min"),

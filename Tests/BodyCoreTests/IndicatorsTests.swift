@@ -135,14 +135,16 @@ struct IndicatorsTests {
         #expect(near(body.indicators(at: Moment(100.5)).nextChange(after: 100.5), 102))
     }
 
-    @Test("unread = dark keeps the lamp dark, unread = lit keeps it lit",
+    @Test("unread = dark keeps the lamp dark, unread = lit keeps it lit, and the armed LED says unread",
           arguments: [(UnreadLamp.dark, false), (.lit, true)])
     func unreadOptions(option: UnreadLamp, lit: Bool) {
         let body = studio(BodySettings(name: "studio", unreadLamp: option), at: 100)
         for t in [100, 100.1, 100.5, 102, 102.1] {
             #expect(body.lines(at: t)[.lamp] == lit)
         }
-        #expect(body.indicators(at: Moment(100)).nextChange(after: 100) == nil)
+        #expect(body.lines(at: 100.1)[.armedLED] == true && body.lines(at: 100.5)[.armedLED] == false)
+        // Only the armed LED's flash changes a level now.
+        #expect(near(body.indicators(at: Moment(100)).nextChange(after: 100), 100.2))
         #expect(UnreadLamp(rawValue: "blink") == .blink)
     }
 

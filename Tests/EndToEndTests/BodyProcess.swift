@@ -152,11 +152,13 @@ final class BodyProcess: @unchecked Sendable {
 
     /// Presses on the sim board; `times` presses `gap` seconds apart by their
     /// edge timestamps. Returns once the last one was released and confirmed:
-    /// the sim board plays its edges in real time, as a finger would.
-    func press(_ button: String, times: Int = 1, gap: Double = 0.6) async throws {
+    /// the sim board plays its edges in real time, as a finger would, and the
+    /// body answers when the last has landed.
+    @discardableResult
+    func press(_ button: String, times: Int = 1, gap: Double = 0.6) async throws -> Answer {
         let a = try await request("POST", "/sim/press?button=\(button)&presses=\(times)&gap=\(gap)")
         #expect(a.status == 200, "pressing \(button): \(a.text)")
-        await pause(Double(times - 1) * gap + min(0.1, gap / 2) + 0.15)
+        return a
     }
 
     /// The outbox without waiting; `after` acknowledges.

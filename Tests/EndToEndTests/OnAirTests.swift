@@ -41,6 +41,30 @@ struct OnAirTests {
         #expect(answer.json.object("onair")["on"] is NSNull)
     }
 
+    @Test("POST /sim/press answers once its last press has landed, with what it became: /status read at once shows it")
+    func simPressAnswersWhenLanded() async throws {
+        let body = try await BodyProcess.start()
+        try await body.push(#"{"onair":{"on":false}}"#)
+        let began = Date()
+        let once = try await body.press("onair")
+        // Down, held 0.1 s, then the release's 10 ms window: not before.
+        #expect(Date().timeIntervalSince(began) >= 0.11)
+        #expect(once.json.string("pressed") == "onair" && once.json["presses"] as? Int == 1)
+        #expect(once.json.string("became") == "armed")
+        #expect(try await body.onair().string("value") == "armed")
+        // Two more: the first lands inside the arming's 0.4 s settle (the same
+        // touch), the second fires: the answer says the last, asked.
+        let second = try await body.press("onair", times: 2, gap: 0.5)
+        #expect(second.json.string("became") == "asked")
+        #expect(second.json.string("words")?.isEmpty == false)
+        #expect(try await body.onair().string("value") == "asking")
+        // A graze of two presses 0.1 s apart, answered after the second: armed again
+        // would be wrong here (a request is out), so it says what it waits for.
+        let graze = try await body.press("onair", times: 2, gap: 0.1)
+        #expect(graze.json["presses"] as? Int == 2)
+        #expect(graze.json.string("became") == "waiting")
+    }
+
     @Test("a graze (two presses 100 ms apart) only arms")
     func graze() async throws {
         let body = try await BodyProcess.start()
