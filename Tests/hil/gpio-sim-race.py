@@ -50,3 +50,11 @@ for i in range(1, n + 1):
     if i % 20 == 0:
         print(f"round {i}: fine", flush=True)
 print(f"{n} rounds: every holder died", flush=True)
+# What the kernel said: an oops anywhere, and 6.1's leak warning at a removal with interrupts held.
+log = subprocess.run(["dmesg"], capture_output=True, text=True).stdout.splitlines()
+oops = [i for i, l in enumerate(log) if d.OOPS.search(l)]
+leaks = sum(1 for l in log if "remove_proc_entry" in l)
+print(f"kernel: {len(oops)} oops, {leaks} remove_proc_entry warnings", flush=True)
+if oops:
+    print("\n".join(log[oops[0]:oops[0] + 30]), flush=True)
+    sys.exit(1)
