@@ -61,8 +61,11 @@ extension Body {
     }
 
     private func button(_ role: ButtonRole, _ h: (held: Bool, stuck: Bool)) -> StatusDocument.Button {
-        StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0)
+        StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0, late: late(role))
     }
+
+    /// `Contact.late` of a button, as the status document counts it.
+    private func late(_ role: ButtonRole) -> UInt64 { UInt64(contacts[role]?.late ?? 0) }
 
     /// The status document (DESIGN 7), with what only the adapters know.
     public func status(at now: Moment, _ extras: StatusExtras) -> StatusDocument {
@@ -84,7 +87,7 @@ extension Body {
                 for role in StatusDocument.buttonsInByteOrder {
                     guard let h = extras.held[role] else { continue }
                     b.field(role.key)
-                    StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0).write(to: &b)
+                    StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0, late: late(role)).write(to: &b)
                 }
             }
             o.field("eyes"); writeEyes(at: now, extras, to: &o)

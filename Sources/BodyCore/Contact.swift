@@ -68,6 +68,10 @@ public struct Contact: Equatable, Sendable {
     public private(set) var blips = 0
     /// Asked for a reading (`.readLevel`) and not given one yet.
     public private(set) var awaitingLevel = false
+    /// Windows the line moved past again before the body read it: read too
+    /// late to judge, so ended at rest (a tap in one is lost). A count of the
+    /// body being busy, which the person sees as a press that did not arm.
+    public private(set) var late = 0
 
     /// An open bounce window: its first edge and its end.
     private struct Window: Equatable, Sendable {
@@ -107,7 +111,10 @@ public struct Contact: Equatable, Sendable {
             // The window ended and the line moved again before the body read
             // it: what it was at the end is unknown, so it ends at rest.
             window = nil
-            if confirms, let settled = settle(open, pressed: false, at: open.end) { events.append(settled) }
+            if confirms {
+                late += 1
+                if let settled = settle(open, pressed: false, at: open.end) { events.append(settled) }
+            }
         }
         awaitingLevel = false
         window = Window(first: at, end: at + debounce)

@@ -68,6 +68,15 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
         public var stuck: Bool
         /// Blips on its line that were no press, since the body started (issue 18).
         public var noise: UInt64
+        /// Windows read too late to judge (`Contact.late`): the body was busy.
+        public var late: UInt64
+
+        public init(held: Bool, stuck: Bool, noise: UInt64, late: UInt64 = 0) {
+            self.held = held
+            self.stuck = stuck
+            self.noise = noise
+            self.late = late
+        }
     }
 
     public struct Where: Encodable, Equatable, Sendable {
@@ -283,12 +292,13 @@ extension StatusDocument.Button: JSONWritable {
     public func write(to out: inout JSONOut) {
         // A button at rest, nearly every one in every document, is one
         // constant: four of them a status document (issue 21).
-        if !held && noise == 0 && !stuck {
-            out.raw(#"{"held":false,"noise":0,"stuck":false}"#)
+        if !held && noise == 0 && !stuck && late == 0 {
+            out.raw(#"{"held":false,"late":0,"noise":0,"stuck":false}"#)
             return
         }
         out.object { o in
             o.field("held"); o.bool(held)
+            o.field("late"); o.number(late)
             o.field("noise"); o.number(noise)
             o.field("stuck"); o.bool(stuck)
         }

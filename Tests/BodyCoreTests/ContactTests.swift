@@ -143,6 +143,7 @@ struct ContactTests {
         #expect(c.level(pressed: true, at: 100.081) == [], "overtaken by the edge")
         #expect(run(&c, edges: [], readAt: 100.090, line: true) == [.readLevel, .press(at: 100.040)],
                 "a press confirmed by its own reading")
+        #expect(c.late == 1, "the overtaken window is counted late; the one read in time is not")
     }
 
     @Test("read late while down, after the line moved again: the release, so the next press can count")
@@ -152,6 +153,7 @@ struct ContactTests {
         _ = c.edge(pressed: false, at: 100.2)
         #expect(c.edge(pressed: true, at: 100.25) == [.release(at: 100.2, wasHeld: false)])
         #expect(run(&c, edges: [], readAt: 100.26, line: true) == [.readLevel, .press(at: 100.25)])
+        #expect(c.late == 1)
     }
 
     @Test("read late with the line quiet since: the reading is the window's level still")
@@ -159,6 +161,7 @@ struct ContactTests {
         var c = Contact(at: 0)
         #expect(run(&c, edges: [(true, 100), (false, 100.00002)], readAt: 100.2, line: false) == [.readLevel, .noise(at: 100)])
         #expect(run(&c, edges: [(true, 101)], readAt: 101.2, line: true) == [.readLevel, .press(at: 101)])
+        #expect(c.late == 0, "a late reading with no newer edge still judges its window")
     }
 
     @Test("an edge just inside the window is bounce, one at its end opens the next", arguments: [

@@ -30,7 +30,7 @@ private func fullDocument() -> StatusDocument {
                     kill: "armed", kill_asked: asked, kill_problem: "x"),
         lines: ["lamp": Null(wrappedValue: true), "armed-led": Null(wrappedValue: nil), "eye-led": Null(wrappedValue: false)],
         buttons: ["onair": .init(held: true, stuck: false, noise: 3), "kill": .init(held: false, stuck: true, noise: 0),
-                  "wrapup": .init(held: false, stuck: false, noise: 18_446_744_073_709_551_615), "camera": .init(held: false, stuck: false, noise: 0)],
+                  "wrapup": .init(held: false, stuck: false, noise: 18_446_744_073_709_551_615), "camera": .init(held: false, stuck: false, noise: 0, late: 2)],
         where: .init(allowed: true, watching: false, clockSynchronised: false, clockBehindReceiver: 7200.25),
         oriel: .init(last_push: -0.25, last_poll: 1e300, silent: false),
         board: .init(kind: "/usr/local/share/studio-body/board/raspberrypi.conf", ok: false, problem: awkward))

@@ -134,8 +134,8 @@ struct StatusDocumentTests {
         extras.lines = [.lamp: nil, .armedLED: false]
         #expect(try statusJSON(body, at: 101, extras)["lines"] == .object(["lamp": .null, "armed-led": .bool(false)]))
         #expect(doc["buttons"] == .object([
-            "onair": .object(["held": .bool(true), "stuck": .bool(false), "noise": .number(0)]),
-            "kill": .object(["held": .bool(false), "stuck": .bool(true), "noise": .number(0)]),
+            "onair": .object(["held": .bool(true), "stuck": .bool(false), "noise": .number(0), "late": .number(0)]),
+            "kill": .object(["held": .bool(false), "stuck": .bool(true), "noise": .number(0), "late": .number(0)]),
         ]))
         #expect(doc["where"] == .object(["allowed": .bool(true), "watching": .bool(true),
                                           "clock_synchronised": .bool(true), "clock_behind_receiver": .null]))
