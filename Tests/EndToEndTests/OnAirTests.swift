@@ -52,9 +52,11 @@ struct OnAirTests {
         #expect(once.json.string("pressed") == "onair" && once.json["presses"] as? Int == 1)
         #expect(once.json.string("became") == "armed")
         #expect(try await body.onair().string("value") == "armed")
-        // Two more: the first lands inside the arming's 0.4 s settle (the same
-        // touch), the second fires: the answer says the last, asked.
-        let second = try await body.press("onair", times: 2, gap: 0.5)
+        // The next press, once the arming's 0.4 s settle is over (a press inside
+        // it is the same touch; how soon this one comes is the machine's to say):
+        // it fires, and the answer says so.
+        await pause(max(0, 0.5 - Date().timeIntervalSince(began)))
+        let second = try await body.press("onair")
         #expect(second.json.string("became") == "asked")
         #expect(second.json.string("words")?.isEmpty == false)
         #expect(try await body.onair().string("value") == "asking")
