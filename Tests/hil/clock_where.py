@@ -126,10 +126,5 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except Exception as e:  # a verdict in words, never a bare traceback
-        import traceback
-        traceback.print_exc()
-        print("FAIL %s: the scenario ended in %s: %s" % (__file__.rsplit("/", 1)[-1], type(e).__name__, e), flush=True)
-        sys.exit(1)
+    from verdict import run
+    run(main, "clock_where")
