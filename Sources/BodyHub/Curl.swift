@@ -83,7 +83,11 @@ enum Curl {
         let easy = kept.easy
 
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        defer { body_curl_slist_free_all(list) }
+        // A kept handle must not point at the freed list until its next request sets one.
+        defer {
+            _ = body_curl_set_headers(easy, nil)
+            body_curl_slist_free_all(list)
+        }
         // An empty Expect stops libcurl waiting for "100 Continue" on larger bodies.
         for line in request.headers.map({ "\($0.0): \($0.1)" }) + ["Expect:"] {
             guard let longer = body_curl_slist_append(list, line) else { return failure(.failed("out of memory for headers")) }
