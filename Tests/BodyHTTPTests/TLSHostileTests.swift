@@ -71,38 +71,53 @@ struct TLSHostileTests {
         return fd
     }
 
-    func server(headDeadline: Double) throws -> (Harness, TLSIdentity, String) {
-        let (identity, dir) = try TLSFloodTests.identity()
-        var limits = HTTPLimits()
-        limits.headDeadline = headDeadline
-        let h = try Harness(limits: limits, tls: HTTPTLS(key: identity.key, certificate: identity.certificate),
+    /// The server with TLS on, its identity's folder removed with it.
+    final class Served {
+        let h: Harness, identity: TLSIdentity, dir: String
+        var port: UInt16 { h.server.port }
+
+        init(headDeadline: Double) throws {
+            (identity, dir) = try TLSFloodTests.identity()
+            var limits = HTTPLimits()
+            limits.headDeadline = headDeadline
+            h = try Harness(limits: limits, tls: HTTPTLS(key: identity.key, certificate: identity.certificate),
                             trusts: OrielGetsThroughTests.trusted) { _, _, reply in reply.send(.json(200, okBody)) }
-        return (h, identity, dir)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: dir) }
+
+        /// Oriel's pinned push from 127.0.0.`host`, on a thread of its own while
+        /// the server is driven: its status and curl's words, nil when it never ended.
+        func orielGetsThrough(from host: UInt8) -> (status: Int, err: String)? {
+            let (port, identity) = (port, identity)
+            let oriel = Background(h) {
+                let got = TLSFloodTests.oriel(port: port, host: host, identity: identity, path: "/face", push: TLSHostileTests.push)
+                return (got.status, got.err)
+            }
+            return h.drive(limit: 15) { oriel.isDone } ? oriel.value : nil
+        }
     }
 
     @Test("records longer than TLS allows (a hello's and application data's) are closed at once; Oriel's push gets through")
     func hugeRecords() throws {
-        let (h, identity, dir) = try server(headDeadline: 60)  // only the refusal can close them in time
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let port = h.server.port
+        let s = try Served(headDeadline: 60)  // only the refusal can close them in time
+        let (h, port) = (s.h, s.port)
         let junk = [UInt8](repeating: 0x41, count: 4096)
         // 0xFFFF bytes promised: past TLS's 2^14 + 256 for a record, at any version.
         let huge = [[0x16, 0x03, 0x01, 0xff, 0xff] + junk, [0x17, 0x03, 0x03, 0xff, 0xff] + junk, [0x16, 0x03, 0x03, 0x48, 0x01] + junk]
         let fds = huge.enumerated().map { Self.connection(to: port, from: UInt8(50 + $0.offset), sending: $0.element) }
         defer { for fd in fds { close(fd) } }
         #expect(h.drive(limit: 5) { fds.allSatisfy(Self.closedByServer) }, "still open: \(fds.filter { !Self.closedByServer($0) }.count)")
-        let oriel = Background(h) { TLSFloodTests.oriel(port: port, host: 59, identity: identity, path: "/face", push: Self.push) }
-        #expect(h.drive(limit: 15) { oriel.isDone })
-        #expect(oriel.value?.status == 200, "\(oriel.value?.err ?? "")")
+        let oriel = s.orielGetsThrough(from: 59)
+        #expect(oriel?.status == 200, "\(oriel?.err ?? "no answer")")
         #expect(h.handled.map(\.method) == ["POST"], "only Oriel's push reached the handler")
     }
 
     @Test("a second ClientHello on one connection is closed at once, not held; Oriel's push gets through")
     func secondHello() throws {
         let hello = try Self.clientHello()
-        let (h, identity, dir) = try server(headDeadline: 60)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let port = h.server.port
+        let s = try Served(headDeadline: 60)
+        let (h, port) = (s.h, s.port)
         // One hello alone is answered (the hello is real), and held open waiting for the client's Finished.
         let once = Self.connection(to: port, from: 60, sending: hello)
         defer { close(once) }
@@ -111,17 +126,15 @@ struct TLSHostileTests {
         defer { close(twice) }
         #expect(h.drive(limit: 5) { Self.closedByServer(twice) }, "a connection with a second hello is still open")
         #expect(!Self.closedByServer(once), "the one-hello connection was closed too: the test would prove nothing")
-        let oriel = Background(h) { TLSFloodTests.oriel(port: port, host: 62, identity: identity, path: "/face", push: Self.push) }
-        #expect(h.drive(limit: 15) { oriel.isDone })
-        #expect(oriel.value?.status == 200, "\(oriel.value?.err ?? "")")
+        let oriel = s.orielGetsThrough(from: 62)
+        #expect(oriel?.status == 200, "\(oriel?.err ?? "no answer")")
     }
 
     @Test("a real ClientHello trickled a byte every 0.1 s is cut off at the head deadline; Oriel's push gets through meanwhile; a byte every 2 ms is answered")
     func trickledHello() throws {
         let hello = try Self.clientHello()
-        let (h, identity, dir) = try server(headDeadline: 2)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let port = h.server.port
+        let s = try Served(headDeadline: 2)
+        let (h, port) = (s.h, s.port)
         func trickle(from host: UInt8, every micros: UInt32) -> Background<Double> {
             Background(h) { () -> Double in
                 let fd = Self.connection(to: port, from: host, sending: [])
@@ -138,9 +151,8 @@ struct TLSHostileTests {
             }
         }
         let slow = trickle(from: 70, every: 100_000)
-        let oriel = Background(h) { TLSFloodTests.oriel(port: port, host: 71, identity: identity, path: "/face", push: Self.push) }
-        #expect(h.drive(limit: 15) { oriel.isDone })
-        #expect(oriel.value?.status == 200 && !slow.isDone, "Oriel: \(oriel.value.map { "\($0.status) \($0.err)" } ?? "none"), trickle done: \(slow.isDone)")
+        let oriel = s.orielGetsThrough(from: 71)
+        #expect(oriel?.status == 200 && !slow.isDone, "Oriel: \(oriel?.err ?? "no answer"), the trickle already ended: \(slow.isDone)")
         #expect(h.drive(limit: 10) { slow.isDone })
         let took = try #require(slow.value)
         #expect(took >= 1.9 && took < 4, "the slow hello ended after \(took) s (negative: it was answered)")
