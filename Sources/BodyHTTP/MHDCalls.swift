@@ -141,11 +141,14 @@ private func startLive(_ options: DaemonOptions, _ server: HTTPServer) -> MHDCal
     if address.isIPv6 { flags |= address.isAny ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue }
     let limits = options.limits
     let pem = options.tls.map { (key: cString($0.key), certificate: cString($0.certificate)) }
+    let priorities = options.tls?.priorities ?? HTTPTLS.priorities
     let handle = address.withSockaddr { sa in
-        body_mhd_start(flags, options.port, sa, accessHandler, me, completedHandler, me,
-                       connectionHandler, me, sink, UInt32(clamping: limits.idle),
-                       UInt32(clamping: limits.connections), UInt32(clamping: limits.perAddress),
-                       options.headMemory, pem?.key, pem?.certificate)
+        priorities.withCString { priorities in
+            body_mhd_start(flags, options.port, sa, accessHandler, me, completedHandler, me,
+                           connectionHandler, me, sink, UInt32(clamping: limits.idle),
+                           UInt32(clamping: limits.connections), UInt32(clamping: limits.perAddress),
+                           options.headMemory, pem?.key, pem?.certificate, priorities)
+        }
     }
     guard let handle else {
         sink.deallocate()

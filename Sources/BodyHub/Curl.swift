@@ -83,7 +83,11 @@ enum Curl {
         let easy = kept.easy
 
         var list: UnsafeMutablePointer<curl_slist>? = nil
-        defer { body_curl_slist_free_all(list) }
+        // A kept handle must not point at the freed list until its next request sets one.
+        defer {
+            _ = body_curl_set_headers(easy, nil)
+            body_curl_slist_free_all(list)
+        }
         // An empty Expect stops libcurl waiting for "100 Continue" on larger bodies.
         for line in request.headers.map({ "\($0.0): \($0.1)" }) + ["Expect:"] {
             guard let longer = body_curl_slist_append(list, line) else { return failure(.failed("out of memory for headers")) }
@@ -102,6 +106,11 @@ enum Curl {
         set(body_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds))
         set(body_curl_set_string(easy, CURLOPT_USERAGENT, "studio-body"))
         set(body_curl_set_headers(easy, list))
+        // TLS 1.2 at least, and at 1.2 only ECDHE with an AEAD (docs/tls.md):
+        // Oriel's server is not the body's to choose, so 1.2 stays for the hello,
+        // without the CBC and SHA-1 suites. OpenSSL's names: libcurl.so.4 is Debian's OpenSSL build.
+        set(body_curl_set_long(easy, CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2))
+        set(body_curl_set_string(easy, CURLOPT_SSL_CIPHER_LIST, "ECDHE+AESGCM:ECDHE+CHACHA20"))
         if let pin = request.pin {
             // The pin is the one trust anchor: a self-signed certificate (a body's,
             // or an Oriel's) has no authority to chain to. libcurl checks the pin

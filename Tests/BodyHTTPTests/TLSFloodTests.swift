@@ -17,13 +17,16 @@ struct TLSFloodTests {
         return (identity, dir)
     }
 
-    /// curl from 127.0.0.`host`, trusting the certificate alone (`--cacert` and the pin).
-    static func oriel(port: UInt16, host: UInt8, identity: TLSIdentity, path: String = "/status") -> (status: Int, took: Double, err: String) {
+    /// curl from 127.0.0.`host`, trusting the certificate alone (`--cacert` and the pin);
+    /// a POST of `push` (JSON) when there is one.
+    static func oriel(port: UInt16, host: UInt8, identity: TLSIdentity, path: String = "/status",
+                      push: String? = nil) -> (status: Int, took: Double, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         p.arguments = ["-sS", "--max-time", "8", "-o", "/dev/null", "-w", "%{http_code}", "--interface", "127.0.0.\(host)",
                        "--cacert", identity.certificateFile, "--pinnedpubkey", identity.pin.curl,
                        "-H", "Authorization: Bearer good", "https://127.0.0.1:\(port)\(path)"]
+            + (push.map { ["-H", "Content-Type: application/json", "--data", $0] } ?? [])
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

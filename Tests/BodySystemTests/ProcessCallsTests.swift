@@ -187,6 +187,22 @@ struct FileSystemTests {
         #expect(throws: Errno.fileExists) { try FileSystem.create(dir + "/token", mode: 0o600, writing: []) }
     }
 
+    // The name is read from the buffer mkdtemp filled in (a1a9544: read after that
+    // buffer was gone, it crashed `studio-body demo` built -O with Swift 6.2.3).
+    @Test("each folder made is a directory that exists, of mode 0700, named the prefix and six characters of its own")
+    func temporaryFolders() throws {
+        let prefix = "/tmp/studio-body-mkdtemp-"
+        let names = try (0..<2).map { _ in try FileSystem.makeTemporaryFolder(prefix) }
+        defer { names.forEach { rmdir($0) } }
+        #expect(names[0] != names[1])
+        for name in names {
+            #expect(name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 && !name.hasSuffix("XXXXXX"), "\(name)")
+            var facts = stat()
+            try #require(stat(name, &facts) == 0, "\(name) does not exist: \(Errno.current)")
+            #expect(facts.st_mode & S_IFMT == S_IFDIR && facts.st_mode & 0o7777 == 0o700, "\(name): mode \(String(facts.st_mode, radix: 8))")
+        }
+    }
+
     @Test("a read stops one byte past its limit, so a file too large is known without reading it all")
     func limit() throws {
         let bytes = try FileSystem.read("/proc/self/maps", limit: 10)

@@ -48,10 +48,13 @@ static inline struct MHD_Daemon *body_mhd_start(
     unsigned int per_ip_limit,
     size_t memory_limit,
     const char *https_key,
-    const char *https_cert) {
+    const char *https_cert,
+    const char *https_priorities) {
     struct MHD_OptionItem tls[] = {
         {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)https_key},
         {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)https_cert},
+        // GnuTLS parses it here, in MHD_start_daemon: it need not outlive the call.
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)https_priorities},
         {MHD_OPTION_END, 0, NULL},
     };
     struct MHD_OptionItem plain[] = {{MHD_OPTION_END, 0, NULL}};
