@@ -29,7 +29,10 @@ SWIFT      ?= swift
 # The one source of the version: the program's own `let version` (studio-body --version).
 VERSION    := $(shell sed -n 's/^let version = "\(.*\)"$$/\1/p' Sources/studio-body/main.swift)
 SWIFTFLAGS ?= -c release --static-swift-stdlib
-BIN        ?= .build/release/studio-body
+# Where swift build puts the release products: .build/release for this machine, or
+# .build/aarch64-unknown-linux-gnu/release for scripts/cross's arm64 build.
+RELEASE_DIR ?= .build/release
+BIN        ?= $(RELEASE_DIR)/studio-body
 # The code a request or a press runs, laid out together (issue 21): each function in its own
 # section, and gold places the ones bench/code-order.txt lists side by side, in its order (at
 # the end of .text, after the code it was not told about). A wake-up after a sleep then touches
@@ -43,7 +46,7 @@ LAYOUT     ?= -Xswiftc -use-ld=gold -Xswiftc -Xfrontend -Xswiftc -function-secti
 # build are kept here, and a change removes its objects first, so no object of the old flags
 # is linked with the new.
 BUILD_FLAGS = $(SWIFTFLAGS) $(LAYOUT)
-FLAGS_STAMP := .build/release-flags
+FLAGS_STAMP := $(RELEASE_DIR)-flags
 
 INSTALL    ?= install
 # What the studio-body product is built from (Package.swift: every target but http-bench,
@@ -79,7 +82,7 @@ $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D)
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(BUILD_FLAGS)" ]; then \
 	  echo "build flags changed: the release objects are compiled again"; \
-	  rm -f .build/release/*.build/*.o; echo "$(BUILD_FLAGS)" > $@; fi
+	  rm -f $(RELEASE_DIR)/*.build/*.o; echo "$(BUILD_FLAGS)" > $@; fi
 
 # The HTTP server alone (scripts/bench), built as the body is, so the two share their objects.
 http-bench: $(FLAGS_STAMP)
@@ -197,6 +200,22 @@ endif
 # through this Makefile and installs with PREFIX=/usr. The .deb lands in $(DEB_OUT).
 # Swift is not a Debian package, so it is no Build-Depends: say where it is with SWIFT=.
 DEB_OUT ?= .
+# `make deb ARCH=arm64 SUITE=bookworm|trixie` on an x86_64 Debian machine: the arm64 package
+# for that Raspberry Pi OS, cross-built by scripts/cross (docs/packaging.md, "The arm64
+# packages"), in $(DEB_OUT)/SUITE/. Without ARCH, or with this machine's, the native build below.
+ARCH  ?=
+SUITE ?=
+ifneq ($(ARCH),)
+ifneq ($(ARCH),$(shell dpkg --print-architecture))
+CROSS_DEB := 1
+endif
+endif
+ifeq ($(CROSS_DEB),1)
+deb:
+	@[ "$(ARCH)" = arm64 ] || { echo "deb: ARCH=$(ARCH): only arm64 is cross-built (scripts/cross)" >&2; exit 1; }
+	@[ -n "$(SUITE)" ] || { echo "deb: ARCH=arm64 needs SUITE=bookworm or SUITE=trixie (the Raspberry Pi OS it is for)" >&2; exit 1; }
+	scripts/cross deb '$(SUITE)' '$(abspath $(DEB_OUT))'
+else
 deb:
 	@v=$$(dpkg-parsechangelog -SVersion); [ "$$v" = "$(VERSION)" ] || { \
 		echo "deb: debian/changelog says $$v, the program says $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
@@ -206,3 +225,4 @@ deb:
 		--buildinfo-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).buildinfo \
 		--changes-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes
 	@echo "deb: built $(DEB_OUT)/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb"
+endif

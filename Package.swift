@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 // studio-body: the studio's On Air lamp and kill switch, a body of the house.
 import PackageDescription
 

@@ -104,14 +104,17 @@ struct GpioCalls: Sendable {
         set: { request, active throws(Errno) in try nothingOrErrno { sb_gpio_set(request.pointer, active ? 1 : 0) }.get() },
         get: { request throws(Errno) in try valueOrErrno { sb_gpio_get(request.pointer) }.get() != 0 },
         readEdges: { request, edges, max throws(Errno) in
-            // On the stack: a button's read allocates nothing but the edges it returns.
-            try withUnsafeTemporaryAllocation(of: sb_gpio_edge.self, capacity: max) { buffer throws(Errno) in
-                let n = try valueOrErrno { sb_gpio_read_edge_events(request.pointer, buffer.baseAddress, UInt32(buffer.count)) }.get()
-                for e in buffer.prefix(Int(n)) {
-                    edges.append(RawEdge(nanoseconds: e.timestamp_ns, active: e.active != 0, seqno: e.line_seqno))
+            // On the stack: a button's read allocates nothing but the edges it returns. The
+            // closure returns a Result, not a typed throw: Swift 6.2's withUnsafeTemporaryAllocation
+            // takes no closure that throws(Errno) ("invalid conversion of thrown error type").
+            try withUnsafeTemporaryAllocation(of: sb_gpio_edge.self, capacity: max) { buffer in
+                valueOrErrno { sb_gpio_read_edge_events(request.pointer, buffer.baseAddress, UInt32(buffer.count)) }.map { n in
+                    for e in buffer.prefix(Int(n)) {
+                        edges.append(RawEdge(nanoseconds: e.timestamp_ns, active: e.active != 0, seqno: e.line_seqno))
+                    }
+                    return Int(n)
                 }
-                return Int(n)
-            }
+            }.get()
         },
         release: { request in sb_gpio_release(request.pointer) },
         watchChips: { directory throws(Errno) in FileDescriptor(rawValue: try valueOrErrno { sb_gpio_chip_watch(directory) }.get()) },
