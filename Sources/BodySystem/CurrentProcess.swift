@@ -7,8 +7,11 @@ public enum CurrentProcess {
     /// This process's id. The C function is `getpid`.
     public static var id: Int32 { system_getpid() }
 
-    /// Ends the process with `code`, after the C library's exit handlers
-    /// (standard output is flushed). The C function is `exit`.
+    /// Ends the process with `code`: standard output flushed, the C library's
+    /// exit handlers skipped. They would tear libraries down (OpenSSL's
+    /// cleanup) under threads still inside them (a libcurl transfer: the demo
+    /// hub's long poll, a hello), which crashed one stop in six or so. The
+    /// C functions are `fflush(NULL)` and `_exit`.
     public static func exit(_ code: Int32) -> Never { system_exit(code) }
 }
 

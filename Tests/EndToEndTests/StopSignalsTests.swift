@@ -21,3 +21,44 @@ struct StopSignalsTests {
         #expect(body.log.contains("stopping on \(name): answering waiting polls, darkening the lamp"), "\(body.log)")
     }
 }
+
+// The demo's hub keeps a long poll open in libcurl on a thread of its own. The C
+// library's exit handlers (OpenSSL's cleanup) used to run under that transfer, and
+// about one stop in six ended in SIGSEGV after the lamp was dark.
+@Suite("The demo stops cleanly while its hub is mid-transfer")
+struct DemoStopTests {
+    @Test("studio-body demo exits 0 on SIGTERM, round after round")
+    func demoStops() async throws {
+        for round in 1...8 {
+            let demo = Process()
+            demo.executableURL = URL(fileURLWithPath: Repository.studioBody)
+            demo.arguments = ["demo", "--port", "\(Int.random(in: 20_000..<40_000))"]
+            let out = Pipe()
+            demo.standardOutput = out
+            demo.standardError = out
+            let said = Said()
+            out.fileHandleForReading.readabilityHandler = { said.add($0.availableData) }
+            try demo.run()
+            let up = Date()
+            while !said.text.contains("demo hub: the studio body answers"), demo.isRunning, Date().timeIntervalSince(up) < 20 {
+                await pause(0.05)
+            }
+            #expect(said.text.contains("demo hub: the studio body answers"), "round \(round): \(said.text)")
+            // Its hub's long poll under way, and stops at odd moments of it.
+            await pause(1.0 + Double(round % 3) * 0.7)
+            kill(demo.processIdentifier, SIGTERM)
+            demo.waitUntilExit()
+            out.fileHandleForReading.readabilityHandler = nil
+            #expect(demo.terminationReason == .exit && demo.terminationStatus == 0,
+                    "round \(round): \(demo.terminationReason == .exit ? "exit code" : "killed by signal") \(demo.terminationStatus)")
+        }
+    }
+}
+
+/// What a process wrote, gathered from its pipe's handler thread.
+private final class Said: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bytes = Data()
+    func add(_ data: Data) { lock.lock(); bytes.append(data); lock.unlock() }
+    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
+}

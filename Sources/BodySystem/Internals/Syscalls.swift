@@ -278,7 +278,8 @@ internal func system_getpid() -> Int32 {
 }
 
 internal func system_exit(_ code: Int32) -> Never {
-    Glibc.exit(code)
+    fflush(nil)
+    Glibc._exit(code)
 }
 
 /// gethostname(2) into `buffer`; the name ends at the first NUL.
