@@ -109,7 +109,7 @@ enum Curl {
         // TLS 1.2 at least, and at 1.2 only ECDHE with an AEAD (docs/tls.md):
         // Oriel's server is not the body's to choose, so 1.2 stays for the hello,
         // without the CBC and SHA-1 suites. OpenSSL's names: libcurl.so.4 is Debian's OpenSSL build.
-        set(body_curl_set_long(easy, CURLOPT_SSLVERSION, CURL_SSLVERSION_TLSv1_2))
+        set(body_curl_set_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)))  // Int32 in Trixie's curl.h, Int in Bookworm's
         set(body_curl_set_string(easy, CURLOPT_SSL_CIPHER_LIST, "ECDHE+AESGCM:ECDHE+CHACHA20"))
         if let pin = request.pin {
             // The pin is the one trust anchor: a self-signed certificate (a body's,
