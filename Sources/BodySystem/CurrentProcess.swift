@@ -10,7 +10,7 @@ public enum CurrentProcess {
     /// Ends the process with `code`: standard output flushed, the C library's
     /// exit handlers skipped. They would tear libraries down (OpenSSL's
     /// cleanup) under threads still inside them (a libcurl transfer: the demo
-    /// hub's long poll, a hello), which crashed one stop in six or so. The
+    /// hub's long poll, a hello), which crashed about one stop in ten. The
     /// C functions are `fflush(NULL)` and `_exit`.
     public static func exit(_ code: Int32) -> Never { system_exit(code) }
 }
