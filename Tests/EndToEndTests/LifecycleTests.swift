@@ -10,12 +10,19 @@ struct LifecycleTests {
         let body = try await BodyProcess.start(silence: "5s")
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         await pause(1.5)
+        let pollSent = Date()
         _ = try await body.ears()          // a poll is a heartbeat
-        let polled = Date()
-        await pause(2.0)
-        #expect(try await body.onair().string("value") == "on", "heard 2 s ago")
-        await pause(6.0 - Date().timeIntervalSince(polled))
-        let status = try await body.status()
+        // Heard after `pollSent`: still reading until 5 s after it.
+        let seen = try await readings(every: 0.5, within: 20, until: { $0.object("onair").string("value") != "on" }) {
+            try await body.status()
+        }
+        let readingTo = pollSent.addingTimeInterval(5)
+        for r in seen where r.answered(before: readingTo) {
+            #expect(r.value.object("onair").string("value") == "on", "at \(r.answered.timeIntervalSince(pollSent)) s")
+        }
+        #expect(seen.contains { $0.answered(before: readingTo) && !$0.answered(before: readingTo.addingTimeInterval(-3)) },
+                "a reading 2-5 s after the poll")
+        let status = try #require(seen.last).value
         #expect(status.object("onair").string("value") == "unknown")
         #expect(status.object("onair").string("unread") == "Oriel has not been heard from in 5 s")
         #expect(status.object("oriel").bool("silent") == true)
