@@ -6,8 +6,9 @@ import BodyHTTP
 /// table in BodyHTTP, and answered here from the one state.
 extension Agent {
     /// A request the server hands over mid-run: decided and carried out at
-    /// the turn's moment, and answered in the same run. The turn ticks, logs
-    /// and re-arms after the run (Turn.swift); a handler never settles.
+    /// the turn's moment, and answered in the same run. The turn ticked
+    /// before the run, and logs and re-arms after it (Turn.swift); a handler
+    /// never settles.
     func handle(_ request: HTTPRequest, _ reply: HTTPReply) {
         guard !stopping else {
             reply.send(.error(503, "the body is stopping"))

@@ -16,7 +16,7 @@ struct AgentClock: Sendable {
 enum AgentDeed: Equatable, Sendable {
     /// A turn began, for this event.
     case turn(String)
-    /// The rules were let see the time.
+    /// The rules were let see the time (`Body.tick` ran; a quiet turn's is skipped).
     case ticked
     case drove(OutputRole, Bool)
     /// libmicrohttpd ran (accepts, reads, handler calls, writes): once, or again
@@ -48,8 +48,9 @@ enum AgentDeed: Equatable, Sendable {
 /// parked poll leaves in step 4 of the turn that confirmed it, before any
 /// line of the log is written. A request the server hands over mid-run (step
 /// 4 of a "server is ready" turn) is decided and carried out through steps 1
-/// to 3 at the turn's moment and answered in that same run; the turn then
-/// ticks, logs and re-arms once for all the run's requests.
+/// to 3 at the turn's moment and answered in that same run, after the turn's
+/// tick; the turn then logs and re-arms once for all the run's requests (the
+/// re-arm wakes the rules at once if a request left them something due).
 extension Agent {
     /// Carries out one event. `runsServer`: the event is the server's (its
     /// descriptor is readable, or its timeout came), so step 4 runs it even
@@ -71,10 +72,10 @@ extension Agent {
         // Most events decide nothing (a timer's): no call to join an empty list.
         let decided = decide(now)
         if !decided.isEmpty { actions += decided }
-        witness?(.ticked)
         if !tickIsQuiet(at: now) {
             changeBody { $0.tick(at: now, ids: { Ids.fresh() }, into: &actions) }
             ticked = (bodyChanges, now.mono)
+            witness?(.ticked)
         }
         carryOut(actions, at: now)
         // A `/sim/press` whose last press has landed is answered now, after the rules saw it.

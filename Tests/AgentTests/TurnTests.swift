@@ -79,11 +79,42 @@ struct TurnTests {
         let rig = try AgentRig()
         let client = rig.client()
         _ = try push(rig, client, #"{"onair":{"on":false}}"#)
+        rig.deeds.removeAll()
         try rig.line(true, at: 1000.5)
+        // The edge's turn changed the body (its contact): its tick ran, once.
+        let edge = try #require(rig.turns.first)
+        #expect(edge.filter { $0 == .ticked }.count == 1, "\(edge)")
         for turn in rig.turns {
-            #expect(turn.filter { $0 == .ticked }.count == 1, "\(turn)")
+            #expect(turn.filter { $0 == .ticked }.count <= 1, "\(turn)")
             #expect(turn.filter { if case .armed = $0 { true } else { false } }.count <= 1, "\(turn)")
         }
+    }
+
+    @Test("a turn whose tick the kept outlook shows quiet records no tick, and the rules were not ticked")
+    func quietTurnRecordsNoTick() throws {
+        let rig = try AgentRig(at: 1000)
+        let oriel = rig.client()
+        _ = try push(rig, oriel, #"{"onair":{"on":false}}"#)
+        // A turn that ticks and changes nothing: the outlook it keeps is quiet past 1000.6.
+        rig.clock.mono = 1000.5
+        _ = try status(rig, oriel)
+        #expect(rig.agent.ticked?.at == 1000.5)
+        #expect(rig.agent.outlookTicked && rig.agent.outlook.isQuiet(at: Moment(1000.6)))
+        rig.deeds.removeAll()
+        rig.clock.mono = 1000.6
+        let before = rig.agent.bodyChanges
+        _ = try status(rig, oriel)
+        let turn = try #require(rig.turn(with: .answered(200)))
+        #expect(!turn.contains(.ticked), "\(turn)")
+        #expect(rig.agent.ticked?.at == 1000.5, "the rules last saw the time at 1000.5")
+        #expect(rig.agent.bodyChanges == before)
+    }
+
+    func status(_ rig: AgentRig, _ client: Client) throws -> (status: Int, body: String) {
+        client.send("GET", "/status")
+        var got: (status: Int, body: String)?
+        try rig.pump { got = client.answer(); return got != nil }
+        return try #require(got)
     }
 
     @Test("a rule's time that comes while a request is handled is not lost: that turn's tick carries it out")
