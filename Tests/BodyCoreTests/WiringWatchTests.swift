@@ -1,7 +1,7 @@
 @testable import BodyCore
 import Testing
 
-/// The board of the README's wiring: three outputs, two buttons.
+/// The board of docs/install.md's wiring check: three outputs, two buttons.
 private func board(debounce: Double = 0.010, down: Set<ButtonRole> = []) -> WiringWatch {
     WiringWatch(outputs: [(.lamp, "GPIO17"), (.armedLED, "GPIO27"), (.eyeLED, "GPIO22")],
                 buttons: [.init(role: .onair, line: "GPIO23", debounce: debounce), .init(role: .kill, line: "GPIO24", debounce: debounce)],

@@ -125,7 +125,7 @@ def start_body(d, oriel_url):
 
 def start_prometheus(d, target, token_file, ca_file):
     conf = os.path.join(d, "prometheus.yml")
-    # The snippet the README gives, plus a job with the wrong token.
+    # The snippet docs/operations.md gives, plus a job with the wrong token.
     with open(conf, "w") as f:
         f.write("""global:
   scrape_interval: 1s
