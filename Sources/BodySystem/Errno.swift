@@ -67,6 +67,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let noSuchFileOrDirectory = Errno(ENOENT)
     /// EEXIST
     public static let fileExists = Errno(EEXIST)
+    /// EISDIR: `unlink` of a folder.
+    public static let isADirectory = Errno(EISDIR)
     /// EINVAL
     public static let invalidArgument = Errno(EINVAL)
     /// EIO

@@ -39,4 +39,19 @@ public enum FileSystem {
     public static func makeTemporaryFolder(_ prefix: String) throws(Errno) -> String {
         try pointerOrErrno { system_mkdtemp(prefix + "XXXXXX") }.get()
     }
+
+    /// Removes a folder this process made and the files in it (one level: a
+    /// folder inside stays, and so does `path`, with ENOTEMPTY).
+    /// The C functions are `opendir`/`readdir`, `unlink` and `rmdir`.
+    public static func removeFolder(_ path: String) throws(Errno) {
+        guard let names = system_directory_names(path) else { throw Errno.current }
+        for name in names {
+            let file = path + "/" + name
+            if system_unlink(file) != 0 {
+                let error = Errno.current
+                if error != .isADirectory { throw error }
+            }
+        }
+        _ = try valueOrErrno { system_rmdir(path) }.get()
+    }
 }

@@ -19,6 +19,7 @@ enum Demo {
         do throws(Errno) {
             try FileSystem.create(tokenFile, mode: 0o600, writing: Array((token + "\n").utf8))
         } catch {
+            removeFolder(dir)
             fail("demo: cannot write \(tokenFile): \(error.words)")
         }
         let text = """
@@ -32,10 +33,10 @@ enum Demo {
         file = sim
         """
         let config: BodyConfig
-        do { config = try BodyConfig.parse(text, file: dir + "/body.conf") } catch { fail(error.description) }
+        do { config = try BodyConfig.parse(text, file: dir + "/body.conf") } catch { removeFolder(dir); fail(error.description) }
         // HTTPS, as a body on the network serves, with a certificate made in the demo's folder.
         let obtained: (identity: TLSIdentity, made: Bool)?
-        do { obtained = try BodyIdentity.obtain(config, environment: [:]) } catch { fail("demo: \(error)") }
+        do { obtained = try BodyIdentity.obtain(config, environment: [:]) } catch { removeFolder(dir); fail("demo: \(error)") }
         do {
             let agent = try Agent(AgentSetup(config: config, board: .sim, token: token, version: version,
                                              tls: obtained?.identity, tlsWords: BodyIdentity.words(config, obtained)))
@@ -63,9 +64,18 @@ enum Demo {
             hub.start()
             try agent.run()
             hub.stop()
+            removeFolder(dir)
             return 0
         } catch {
+            removeFolder(dir)
             fail(error.description)
+        }
+    }
+
+    /// The demo's folder holds its token and TLS key: gone when the demo ends.
+    private static func removeFolder(_ dir: String) {
+        do throws(Errno) { try FileSystem.removeFolder(dir) } catch {
+            say("demo: could not remove \(dir) (its token and key): \(error.words)")
         }
     }
 }

@@ -203,6 +203,21 @@ struct FileSystemTests {
         }
     }
 
+    @Test("a folder made is removed with its files; one with a folder inside stays, with ENOTEMPTY; a missing one is ENOENT")
+    func removeFolder() throws {
+        let dir = try FileSystem.makeTemporaryFolder("/tmp/studio-body-remove-")
+        for name in ["token", "tls.key", "tls.crt"] { try FileSystem.create(dir + "/" + name, mode: 0o600, writing: [1, 2]) }
+        try FileSystem.removeFolder(dir)
+        #expect(access(dir, F_OK) != 0 && Errno.current == .noSuchFileOrDirectory, "\(dir) is still there")
+        let nested = try FileSystem.makeTemporaryFolder("/tmp/studio-body-remove-")
+        defer { rmdir(nested + "/inner"); rmdir(nested) }
+        try FileSystem.create(nested + "/token", mode: 0o600, writing: [])
+        #expect(mkdir(nested + "/inner", 0o700) == 0)
+        #expect(throws: Errno(ENOTEMPTY)) { try FileSystem.removeFolder(nested) }
+        #expect(access(nested + "/token", F_OK) != 0, "the file beside the inner folder went")
+        #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.removeFolder("/nonexistent/studio-body-x") }
+    }
+
     @Test("a read stops one byte past its limit, so a file too large is known without reading it all")
     func limit() throws {
         let bytes = try FileSystem.read("/proc/self/maps", limit: 10)

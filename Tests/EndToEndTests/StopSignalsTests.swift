@@ -51,6 +51,11 @@ struct DemoStopTests {
             out.fileHandleForReading.readabilityHandler = nil
             #expect(demo.terminationReason == .exit && demo.terminationStatus == 0,
                     "round \(round): \(demo.terminationReason == .exit ? "exit code" : "killed by signal") \(demo.terminationStatus)")
+            // Its folder (token, TLS key) named in the curl line it printed: gone with it.
+            let folder = said.text.components(separatedBy: "--cacert ").dropFirst().first?
+                .components(separatedBy: "/tls.crt").first ?? ""
+            #expect(folder.hasPrefix("/tmp/studio-body-demo-"), "round \(round): no folder in \(said.text)")
+            #expect(!FileManager.default.fileExists(atPath: folder), "round \(round): \(folder) was left behind")
         }
     }
 }

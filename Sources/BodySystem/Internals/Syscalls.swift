@@ -377,6 +377,12 @@ internal func system_mkdtemp(_ template: String) -> String? {
     }
 }
 
+/// unlink(2): 0, or -1 with errno.
+internal func system_unlink(_ path: String) -> Int32 { Glibc.unlink(path) }
+
+/// rmdir(2): 0, or -1 with errno (ENOTEMPTY while anything is left in it).
+internal func system_rmdir(_ path: String) -> Int32 { Glibc.rmdir(path) }
+
 /// stat(2) through links: the permission bits (`st_mode & 0o7777`), or -1 with errno.
 internal func system_permissions(_ path: String) -> Int32 {
     var st = stat()
