@@ -45,13 +45,20 @@ public func valueOrNilIfWouldBlock<T>(_ result: Result<T, Errno>) -> Result<T?, 
     }
 }
 
-/// The same EINTR rule for C shims that return 0 (or a value) or a negative
-/// errno instead of setting errno (CV4L2): a call that says -EINTR is made again.
+/// The EINTR rule for C shims that return 0 (or a value) or a negative errno
+/// instead of setting errno (CV4L2's ioctls): a call that says -EINTR is made
+/// again, at most `interruptedCalls` times in all (as ustreamer's `us_xioctl`):
+/// a driver that keeps saying EINTR is an error the camera reports, not a spin.
 @inlinable
 public func retryOnInterrupt<I: FixedWidthInteger & SignedInteger>(negativeErrno call: () -> I) -> I {
-    while true {
-        let rc = call()
-        if rc == -I(Errno.interrupted.rawValue) { continue }
-        return rc
+    var rc = call()
+    var calls = 1
+    while rc == -I(Errno.interrupted.rawValue), calls < interruptedCalls {
+        rc = call()
+        calls += 1
     }
+    return rc
 }
+
+/// How many times `retryOnInterrupt` makes a call that keeps saying EINTR.
+public let interruptedCalls = 8

@@ -59,6 +59,16 @@ struct ErrnoTests {
         #expect(calls == 2)
     }
 
+    @Test("a shim that says -EINTR for ever is called interruptedCalls times, then its -EINTR comes back")
+    func negativeErrnoBounded() {
+        var calls = 0
+        #expect(retryOnInterrupt { () -> Int32 in calls += 1; return -EINTR } == -EINTR)
+        #expect(calls == interruptedCalls)
+        calls = 0
+        #expect(retryOnInterrupt { () -> Int32 in calls += 1; return calls < interruptedCalls ? -EINTR : 0 } == 0)
+        #expect(calls == interruptedCalls)
+    }
+
     @Test("a NULL with errno becomes that errno")
     func pointer() {
         let result: Result<Int, Errno> = pointerOrErrno { Errno.current = .noMemory; return nil }
