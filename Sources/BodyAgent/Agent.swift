@@ -70,13 +70,13 @@ public final class Agent: @unchecked Sendable {
     private(set) var body: Body
     /// Every change of `body` counted (`changeBody`), and the count and moment
     /// of its last tick: the kept outlook is good while the count is the one
-    /// it was made at (Turn.swift, issue 21).
+    /// it was made at (Turn.swift).
     private(set) var bodyChanges: UInt64 = 0
     var ticked: (changes: UInt64, at: Double)?
     /// `Body.outlook` as last made (`lookAhead`), at change count `outlookChanges`;
     /// `outlookTicked` when made at a tick's moment with no change since (a tick
     /// in its quiet may then be skipped). Plain fields, read in place: a copy
-    /// of the outlook was a memcpy at every read (issue 21).
+    /// of the outlook would be a memcpy at every read.
     var outlook = Outlook.unmade
     var outlookChanges: UInt64 = 0
     var outlookTicked = false
@@ -84,7 +84,7 @@ public final class Agent: @unchecked Sendable {
     var metrics = Metrics()
     /// The bytes of the answer written last (the status document, `/metrics`), kept
     /// for the next: the server copies an answer out and lets it go, so the
-    /// buffer is the agent's alone again and is refilled without allocating (issue 21).
+    /// buffer is the agent's alone again and is refilled without allocating.
     var answer: [UInt8] = []
 
     /// What the agent did to the world, in order, for the agent tests (nil in the body).
@@ -94,7 +94,7 @@ public final class Agent: @unchecked Sendable {
     var turnLog: [(words: String, level: Log.Level)] = []
     /// What the start's rehearsal counted and wrote (Rehearse.swift).
     var rehearsed = (presses: 0, bytes: 0)
-    /// Lists of actions kept for their room (issue 21): a turn's, and those of
+    /// Lists of actions kept for their room, so a turn allocates none: a turn's, and those of
     /// the readings it asks for (Turn.swift). Taken out while in use and given
     /// back emptied, so a turn or a reading met inside another has a list of its own.
     var spareTurnActions: [BodyAction] = []
@@ -107,7 +107,7 @@ public final class Agent: @unchecked Sendable {
     var boardProblem: String?
     var boardRetry: EventLoop.TimerID?
     var edgeWatches: [EventLoop.WatchID] = []
-    /// A table, not a dictionary: read for every line at every turn (issue 21).
+    /// A table, not a dictionary: read for every line at every turn.
     var driven = RoleTable<OutputRole, Bool>()
     var lostEdgesSaid = 0
     /// When the last simulated press sequence lets go (edge time).
@@ -130,12 +130,12 @@ public final class Agent: @unchecked Sendable {
     /// Every parked reply's `onClose`: made once, not a closure a poll. It
     /// marks, and the server's run drops the closed polls when it ends (a reply
     /// closes inside a run, or as the server stops, when nothing is answered
-    /// any more): a weak reference to the agent here gave it a
-    /// side table, which made every retain and release of it the runtime's
-    /// slow path, at every turn (issue 21).
+    /// any more): a weak reference to the agent here would give it a
+    /// side table, which makes every retain and release of it the runtime's
+    /// slow path, at every turn.
     let pollsClosed = Mark()
     lazy var pollClosed: () -> Void = { [pollsClosed] in pollsClosed.set = true }
-    /// The page's sessions and `/events` clients (AgentPage.swift, issue 20).
+    /// The page's sessions and `/events` clients (AgentPage.swift).
     lazy var page = makePage()
 
     // Oriel, and the network (the DNS-SD announcement, on Avahi's thread).
@@ -285,7 +285,7 @@ public final class Agent: @unchecked Sendable {
 
     /// `body` lent in place for a look at it: a method called on it straight
     /// copies the whole value first, a retain and a release of each of its
-    /// fields, and that was three times a turn and request (issue 21). Only
+    /// fields, and that would be three times a turn and request. Only
     /// for `Body`'s own non-mutating methods: they never reach back into the
     /// agent, and a change here would not be counted (`changeBody`). (Lent
     /// `borrowing` instead, it was copied again: 15k instructions a press round.)

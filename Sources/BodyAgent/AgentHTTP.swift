@@ -87,7 +87,7 @@ extension Agent {
     /// test or a person can make a graze or a deliberate double press exactly.
     /// Answered once the last press has landed (its release's bounce window
     /// over, so the press itself was confirmed or found noise), with what it
-    /// became: a script that reads `/status` next sees it (issue 35).
+    /// became: a script that reads `/status` next sees it.
     func simPress(_ name: String, _ query: HTTPFields, _ reply: HTTPReply, at now: Moment) {
         let asked: SimPressQuery
         switch SimPressQuery.parse(button: name, query) {
@@ -190,7 +190,7 @@ struct SimWait {
 /// `POST /sim/press`'s answer once its presses have landed:
 /// `{"became":"asked","pressed":"onair","presses":2,"words":"…"}`, where
 /// `became` and `words` are the last press it made (as `/status` and the log
-/// say it), both null when none was confirmed. Written by JSONOut (issue 21).
+/// say it), both null when none was confirmed. Written straight to bytes by JSONOut.
 struct SimPressed: JSONWritable {
     var button: ButtonRole
     var presses: Int

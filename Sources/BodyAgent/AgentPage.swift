@@ -2,7 +2,7 @@ import BodyCore
 import BodyHTTP
 import BodySystem
 
-/// The page's state beside the agent's (issue 20): the signed-in browsers,
+/// The page's state beside the agent's: the signed-in browsers,
 /// the `/events` clients, and the last `/where` answer in words. Loop thread only.
 final class PageService {
     var sessions = Sessions()
@@ -20,7 +20,7 @@ final class PageService {
     }
 }
 
-/// `GET /` and its routes (issue 20): the page, its events, signing in and out.
+/// `GET /` and its routes: the page, its events, signing in and out.
 extension Agent {
     /// Whether the request's cookie names a live session.
     func signedIn(_ request: HTTPRequest, at mono: Double) -> Bool {

@@ -3,7 +3,7 @@ import BodyCore
 import BodyAnnounce
 public import BodyTLS
 
-/// The body's own key and certificate (issue 19), had before the agent starts:
+/// The body's own key and certificate, had before the agent starts:
 /// read from the state directory, or made there on the first start.
 public enum BodyIdentity {
     /// The identity the body serves with; nil with `[body] tls = no`. `made`

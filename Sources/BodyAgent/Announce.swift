@@ -3,7 +3,7 @@ public import BodyConfig
 import BodyCore
 
 extension Agent {
-    /// `[body] announce` (issue 14): offers `_studio-body._tcp` on the bound
+    /// `[body] announce`: offers `_studio-body._tcp` on the bound
     /// port through avahi-daemon. The announcer runs on Avahi's own thread
     /// with values fixed here; it only ever hands lines to say back to the
     /// loop. A body without avahi-daemon runs as before and says so once.

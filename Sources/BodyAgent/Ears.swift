@@ -29,7 +29,7 @@ extension EarsAnswer: JSONWritable {
 /// Oriel's long poll of the outbox (DESIGN 4). Whether a poll is answered
 /// now or parked is the rules' (`Body.poll(after:wait:at:)`); here it is
 /// carried out: a parked reply waits in `polls`, and one timer, the agent's
-/// own, is armed for the earliest wait's end (no closure or timer a poll, issue 21).
+/// own, is armed for the earliest wait's end (no closure or timer made a poll).
 extension Agent {
     func ears(after: UInt64, wait: Double, _ reply: HTTPReply, at now: Moment) {
         metrics.polled()
@@ -90,7 +90,7 @@ extension Agent {
     }
 
     /// Takes every parked poll `ready` picks out of `polls` and answers it,
-    /// in the order they came; no list is made (issue 21).
+    /// in the order they came; no list is made.
     func answerPolls(at now: Moment, _ ready: (Poll) -> Bool) {
         var i = 0
         var took = false
@@ -105,7 +105,7 @@ extension Agent {
 
     /// An item was queued: every parked poll it is news to is answered now.
     func wakePolls(at now: Moment) {
-        // The body lent, not read: a read of it copied every field (issue 21).
+        // The body lent, not read: a read of it would copy every field.
         answerPolls(at: now) { poll in self.lendBody { $0.hasNews(after: poll.after) } }
     }
 }

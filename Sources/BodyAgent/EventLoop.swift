@@ -32,7 +32,7 @@ public final class EventLoop: @unchecked Sendable {
     /// A slot's time and ticket, changed in place through the slot the owner
     /// holds: plain numbers in a final class, so the optimizer can prove no
     /// access overlaps and arming one makes no runtime exclusivity check
-    /// (issue 21: an array of them was two a re-arm, three re-arms a request).
+    /// (in an array they would be two checks a re-arm, and a request makes three re-arms).
     final class SlotTimer {
         var due: Double?
         /// The ticket of its last arming, from the same count as the ids.
@@ -60,13 +60,13 @@ public final class EventLoop: @unchecked Sendable {
     private var timers: [UInt64: (due: Double, action: Action)] = [:]
     /// The earliest due in `timers` (infinity: none), kept as they come and go:
     /// a turn's re-arm and timer pass read this number, not the table, which is
-    /// usually one watchdog timer far off (issue 21). The table and `slots` are
+    /// usually one watchdog timer far off. The table and `slots` are
     /// changed on a copy taken out and put back: a change made in place (a
-    /// call that may grow it) kept a runtime exclusivity check on every read.
+    /// call that may grow it) would keep a runtime exclusivity check on every read.
     private var timersDue = Double.infinity
     /// The timers re-armed every turn (the rules' wake-up, the server's
     /// timeout): armed in place, their action made once, so arming one
-    /// allocates nothing where `schedule` makes a closure each time (issue 21).
+    /// allocates nothing where `schedule` makes a closure each time.
     /// Only ever appended to.
     private var slots: [SlotTimer] = []
     private var nextTimer: UInt64 = 1
@@ -219,14 +219,14 @@ public final class EventLoop: @unchecked Sendable {
 
     private func rearm() {
         rearmDue = false
-        // The earliest, kept as it goes: no array a turn (issue 21).
+        // The earliest, kept as it goes: no array a turn.
         var due: Double? = timersDue < .infinity ? timersDue : nil
         for s in slots { if let d = s.due, d < due ?? .infinity { due = d } }
         if due == armedFor { return }
         // Later than the time armed, which is a second or more away: the timerfd is
         // left to fire early, once; that pass finds nothing due and arms it for the
-        // real time. A push moves Oriel's silence later every time, which cost a
-        // timerfd_settime a push (issue 21). One armed sooner is moved at once: a
+        // real time. A push moves Oriel's silence later every time, which would cost a
+        // timerfd_settime a push. One armed sooner is moved at once: a
         // blink that a push stopped would otherwise wake the body for nothing
         // within the second (a context switch, dearer than the settime).
         if let armed = armedFor, let due, armed < due, armed - EventLoop.monotonic() >= Self.earlyWakeLeft { return }
@@ -250,7 +250,7 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Runs the timers due by `now` and armed before ticket `limit`, earliest
     /// first (ties in the order they were armed), one at a time: an action
-    /// may cancel or re-arm another. No list is made (issue 21).
+    /// may cancel or re-arm another. No list is made.
     private func runTimers(dueBy now: Double, armedBefore limit: UInt64) throws(LoopError) {
         while true {
             // Tickets from here on are at least this: with `limit` no later, a
@@ -286,7 +286,7 @@ public final class EventLoop: @unchecked Sendable {
                 return
             }
             // The only one that could run has run, and none armed since can:
-            // no second look (a timer's wake is one, issue 21).
+            // no second look (a timer's wake is one).
             if eligible == 1 && limit <= issued { return }
         }
     }

@@ -3,7 +3,7 @@ import BodySystem
 /// One line per thing worth saying, on stderr. Under systemd (JOURNAL_STREAM
 /// set) each line carries a syslog priority prefix so the journal files it right.
 /// Lines go through the journal's outlet, which never makes the loop wait
-/// for a reader that stalled (issue 22).
+/// for a reader that stalled.
 public struct Log: Sendable {
     public enum Level: Int32, Sendable { case error = 3, warning = 4, notice = 5, info = 6, debug = 7 }
     /// The journal's prefix for each priority, by its number.
@@ -11,10 +11,10 @@ public struct Log: Sendable {
 
     private let journal: Bool
     /// `STUDIO_BODY_DEBUG=1`: debug lines are written too (every answered request);
-    /// otherwise they are not written (issue 13: a line per request was a cost).
+    /// otherwise they are not written (a line per request is a cost the loop does not pay).
     public let debug: Bool
     public let outlet: JournalOutlet
-    /// The last 100 lines written, for the page (issue 20).
+    /// The last 100 lines written, for the page.
     public let recent = RecentLines()
 
     public init(outlet: JournalOutlet = .standardError) {

@@ -1,7 +1,7 @@
 import BodyCore
 import BodyHTTP
 
-/// `GET /events`: the page's facts to every watching browser (issue 20). A
+/// `GET /events`: the page's facts to every watching browser. A
 /// change is encoded once and the same bytes are offered to each client; a
 /// slow client's waiting event is replaced by the newer one (`HTTPStream`),
 /// which is whole by itself. At most ten events a second go out, the last
@@ -48,7 +48,7 @@ final class PageEvents {
         reply.stream(contentType: EventStream.contentType, stream)
         guard stream.isOpen else { return }
         // The table changed on a copy taken out and put back: changed in place,
-        // each turn's look at it was a runtime exclusivity check (issue 21).
+        // each turn's look at it would be a runtime exclusivity check.
         var all = clients
         clients = [:]
         all[id] = stream

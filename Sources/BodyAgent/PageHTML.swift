@@ -1,6 +1,6 @@
 import BodyHTTP
 
-/// The body's page (issue 20) and its sign-in form, as text. The page holds
+/// The body's page and its sign-in form, as text. The page holds
 /// no token and no state: it reads `GET /events` with the session cookie and
 /// draws what each event says; on a sim board it also presses.
 enum PageHTML {

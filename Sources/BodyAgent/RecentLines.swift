@@ -2,7 +2,7 @@ import Synchronization
 import BodyCore
 import BodySystem
 
-/// The last 100 lines the log wrote, with their times, for the page (issue 20).
+/// The last 100 lines the log wrote, with their times, for the page.
 /// The hello's thread logs too, hence the lock; the loop reads a copy.
 public final class RecentLines: Sendable {
     private let lines = Mutex(LogLines(capacity: 100))

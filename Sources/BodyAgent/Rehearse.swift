@@ -1,6 +1,6 @@
 import BodyCore
 
-/// The first press's first-use costs paid at start (issue 21): a two-press of
+/// The first press's first-use costs paid at start, so a person's first press does not pay them: a two-press of
 /// each wired button through a copy of the rules (`Body.rehearsal`), counted,
 /// answered and shown as a real one would be, into copies and scratch buffers
 /// the body never shows or sends. The metadata and one-time tables Swift makes

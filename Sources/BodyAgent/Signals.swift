@@ -32,7 +32,7 @@ enum Ids {
         var g = SystemRandomNumberGenerator()
         let digits = String(g.next(), radix: 16)
         // Counted as bytes: hex digits are one each, and counting characters
-        // walked the graphemes (a third of an id's cost, issue 21).
+        // walks the graphemes (a third of an id's cost).
         return String(repeating: "0", count: 16 - digits.utf8.count) + digits
     }
 }

@@ -25,8 +25,8 @@ package struct SimPressQuery: Equatable, Sendable {
 
     /// `Double(text)`, read here when it is plain digits with at most one point and
     /// 15 digits ("0.45"): both parts are then whole doubles and one division rounds
-    /// as `Double` does. Anything else goes to `Double` (its parse was most of a
-    /// press's query, issue 21).
+    /// as `Double` does. Anything else goes to `Double` (its parse would be most
+    /// of a press's query's cost).
     static func seconds(_ text: Substring) -> Double? {
         var whole: UInt64 = 0
         var digits = 0

@@ -29,7 +29,7 @@ enum AgentDeed: Equatable, Sendable {
     case armed(Double?)
 }
 
-/// One turn per event, in one order (issue 22). Every event the loop hears
+/// One turn per event, in one order. Every event the loop hears
 /// comes here once:
 ///
 /// 1. the rules decide: the event's own entry point, then `Body.tick` once at
@@ -94,7 +94,7 @@ extension Agent {
     /// Steps 2 and 3: the rules' actions carried out, the lines first.
     func carryOut(_ actions: [BodyAction], at now: Moment) {
         // A reading the rules asked for (a bounce window's end) goes back into
-        // them before anything is shown. (Into the kept list: this runs every turn, issue 21.)
+        // them before anything is shown. (Into the kept list: this runs every turn, so it must not allocate.)
         var read = spareReadActions
         spareReadActions = []
         for case .readLevel(let role) in actions { readLevel(role, into: &read) }
@@ -156,7 +156,7 @@ extension Agent {
     /// A run that sends a resumed connection's answer leaves MHD more to do at
     /// once (its timeout is 0: the socket to read again, then to watch again):
     /// those runs follow here rather than a turn each through the timerfd, which
-    /// cost four system calls and a tick apiece (issue 21). Four runs at most, so
+    /// would cost four system calls and a tick apiece. Four runs at most, so
     /// a server that always has more to do still lets the loop wait.
     @discardableResult
     func runServer() -> Double? {
@@ -185,7 +185,7 @@ extension Agent {
             return
         }
         // Grown on a copy taken out and put back: grown in place, every read
-        // of the list was a runtime exclusivity check (issue 21).
+        // of the list would be a runtime exclusivity check.
         var lines = turnLog
         turnLog = []
         lines.append((words, level))
@@ -206,7 +206,7 @@ extension Agent {
     }
 
     /// Step 6: the rules' next wake-up, and the server's if it ran. Both
-    /// timers are the agent's own, armed in place (no closure a turn, issue 21).
+    /// timers are the agent's own, armed in place (no closure made a turn).
     func rearm(at now: Moment, serverRan: Bool, serverDue: Double? = nil) {
         lookAhead(at: now)
         let due = outlook.nextDue(at: now)
@@ -220,7 +220,7 @@ extension Agent {
     }
 }
 
-/// The body's outlook kept between turns (issue 21): a turn that changed
+/// The body's outlook kept between turns: a turn that changed
 /// nothing in the body (a blink, the server's timeout) neither ticks it nor
 /// reads it; the indicators are made once a turn, not once to drive the lines
 /// and again to re-arm.

@@ -11,11 +11,11 @@ public struct BoardConfig: Equatable, Sendable {
     public var outputs: [OutputRole: LineWiring]
     public var buttons: [ButtonRole: LineWiring]
     public var unreadLamp: UnreadLamp
-    /// `[lamp] drives`: what the lamp's line switches (issue 35).
+    /// `[lamp] drives`: what the lamp's line switches.
     public var lampDrives: LampDrive = .led
     public var onAirAction: OnAirSwitch.Action
 
-    /// Issue 10's range: contact bounce lasts milliseconds, not seconds.
+    /// Contact bounce lasts milliseconds, not seconds: a longer window is a slip, refused.
     public static let debounceRange: ClosedRange<Double> = 0...0.100
 
     /// The simulated board: every role present.
@@ -91,7 +91,7 @@ public struct BoardConfig: Equatable, Sendable {
     }
 
     /// `[lamp] drives` and `unread`: a lamp behind contacts never blinks, and
-    /// is dark while unread unless the file says `lit` (issue 35).
+    /// is dark while unread unless the file says `lit`.
     static func lamp(_ r: SectionReader) throws(ConfigError) -> (LampDrive, UnreadLamp) {
         var drives = LampDrive.led
         if let e = r.entry("drives") {

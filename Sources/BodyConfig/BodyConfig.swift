@@ -11,9 +11,9 @@ public struct BodyConfig: Equatable, Sendable {
     /// `[body] url`: where Oriel calls this body, said in the hello (optional).
     public var advertisedURL: String?
     public var orielURL: String?
-    /// `[body] announce`: offer `_studio-body._tcp` through avahi-daemon (issue 14).
+    /// `[body] announce`: offer `_studio-body._tcp` through avahi-daemon.
     public var announce: Bool
-    /// `[body] tls` (issue 19): HTTPS with the body's own pinned certificate
+    /// `[body] tls`: HTTPS with the body's own pinned certificate
     /// (the default), or plain HTTP for a body reached only over an encrypted
     /// network or loopback.
     public var tls: Bool
@@ -37,7 +37,7 @@ public struct BodyConfig: Equatable, Sendable {
     public var cameraHeight: Int
     public var cameraFPS: Int
 
-    /// DESIGN 8's default, and issue 10's range: a slip such as `60ms` is refused, not obeyed.
+    /// DESIGN 8's default, and a range that refuses a slip such as `60ms` rather than obeying it.
     public static let defaultSilence: Double = 60
     public static let silenceRange: ClosedRange<Double> = 5...3600
 

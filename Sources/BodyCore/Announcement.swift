@@ -1,4 +1,4 @@
-/// The body's DNS-SD announcement (issue 14): `_studio-body._tcp` on the
+/// The body's DNS-SD announcement: `_studio-body._tcp` on the
 /// body's port, kept up by Avahi's rules. Every word from avahi-daemon (the
 /// client's state, the entry group's state) comes in here and what to do
 /// comes out; the adapter does the calls. Said in the log once per change.

@@ -32,8 +32,8 @@ public struct Asking: Equatable, Sendable {
 
     public init() {}
 
-    /// Whether a request is out. A pattern, not `out != nil`: that compared two
-    /// optional asks, a copy and a release of one, five times a push (issue 21).
+    /// Whether a request is out. A pattern, not `out != nil`: that would compare two
+    /// optional asks, a copy and a release of one, five times a push.
     public var isOut: Bool {
         if case .some = out { true } else { false }
     }
@@ -49,7 +49,7 @@ public struct Asking: Equatable, Sendable {
     /// Says whether it was about this request.
     @discardableResult
     public mutating func answered(_ answer: Answered?, at now: Moment) -> Bool {
-        // The id read in place: `let out` copied the whole ask, at every push (issue 21).
+        // The id read in place: `let out` would copy the whole ask, at every push.
         guard let answer, out?.id == answer.id else { return false }
         if let error = answer.error {
             self.out = nil
@@ -66,7 +66,7 @@ public struct Asking: Equatable, Sendable {
     /// drops a problem whose 12 s are over. Returns the id of a request that
     /// ran out, for the outbox to withdraw (rule 6).
     public mutating func expire(at now: Moment) -> String? {
-        // Times read in place; the ask copied out only when it ran out (this runs at every turn, issue 21).
+        // Times read in place; the ask copied out only when it ran out (this runs at every turn).
         if let until = problem?.until, now.mono >= until { problem = nil }
         guard let due = out?.due, now.mono >= due, let out else { return nil }
         self.out = nil
@@ -81,7 +81,7 @@ public struct Asking: Equatable, Sendable {
 
     /// The next time this needs the clock.
     public var nextDue: Double? {
-        // No array: asked at every turn while a request is out (issue 21).
+        // No array: asked at every turn while a request is out.
         switch (out?.due, problem?.until) {
         case let (a?, b?): min(a, b)
         case let (a, b): a ?? b
@@ -141,7 +141,7 @@ extension Asking {
         }
         guard group.press(control, at: now.mono) == .fired else { return .armed }
         // Only a confirmed press takes a fresh id and builds its ask and
-        // request (their words and fields): an arming press makes nothing (issue 21).
+        // request (their words and fields): an arming press makes nothing.
         let id = id()
         begin(ask(id))
         return .asked(request(id))

@@ -45,12 +45,12 @@ public struct Body: Equatable, Sendable {
     public internal(set) var group = TwoPressGroup<ButtonRole>()
     /// Each button's rule (DESIGN 3).
     var controls: Controls
-    /// Each wired button's contact: debounce and held (issue 4).
-    /// (This and `noise` are tables by role, not dictionaries: read at every tick, issue 21.)
+    /// Each wired button's contact: debounce and held.
+    /// (This and `noise` are tables by role, not dictionaries: read at every tick.)
     public internal(set) var contacts = RoleTable<ButtonRole, Contact>()
-    /// Each button's blips (issue 18): kept across a re-wired line, so the count only grows.
+    /// Each button's blips (noise, no press): kept across a re-wired line, so the count only grows.
     public internal(set) var noise = RoleTable<ButtonRole, NoiseTally>()
-    /// Each button's last confirmed press and what it became, for the page (issue 20).
+    /// Each button's last confirmed press and what it became, for the page.
     public internal(set) var lastPress: [ButtonRole: LastPress] = [:]
     public internal(set) var gate = EyesGate()
     public internal(set) var outbox: Outbox
@@ -130,7 +130,7 @@ public struct Body: Equatable, Sendable {
 
     /// A new On Air state: a state that moves under an armed control disarms
     /// it (the second press would mean the opposite of what the first read).
-    /// (Out of line: inlined into a push, it copied the states once more, issue 21.)
+    /// (Out of line: inlined into a push, it would copy the states once more.)
     @inline(never)
     mutating func adopt(_ new: OnAirState, at now: Moment) {
         disarm(moving: World(state: new, eyes: eyes))
@@ -144,7 +144,7 @@ public struct Body: Equatable, Sendable {
     }
 
     /// Inlined: told a constant piece of news, the controls that need no
-    /// world are told without one copied for them (issue 21).
+    /// world are told without one copied for them.
     @inline(__always)
     private mutating func tell(_ news: News, at now: Moment) {
         controls.hear(news, in: world, at: now)
@@ -164,7 +164,7 @@ public struct Body: Equatable, Sendable {
     /// wait, else parked until `wait` runs out. Either way Oriel was heard
     /// and everything up to N is acknowledged.
     public mutating func poll(after: UInt64, wait: Double, at now: Moment) -> PollVerdict {
-        // The outbox asked straight: `hasNews` here lent a copy of the whole body (issue 21).
+        // The outbox asked straight: `hasNews` here would lend a copy of the whole body.
         if wait <= 0 || outbox.hasPending(after: after) { return .answer(poll(after: after, at: now)) }
         waits(after: after, at: now)
         return .park(until: now.mono + wait)
@@ -203,7 +203,7 @@ public struct Body: Equatable, Sendable {
     }
 
     /// `tick`, its actions appended to `actions`: the agent's turn keeps one
-    /// list for them, not a new one a turn (issue 21).
+    /// list for them, not a new one a turn.
     public mutating func tick(at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
         let before = gate.verdict
         // The buttons in name order, as sorting the keys gave, with no array made a turn.
@@ -213,7 +213,7 @@ public struct Body: Equatable, Sendable {
             said(.readLevel, of: button, at: now, ids: ids, &actions)
         }
         // A tally is written back only when its minute is over (a write at
-        // every turn copied it when this was a dictionary, issue 21).
+        // every turn would copy it).
         for button in ButtonRole.inNameOrder {
             guard let due = noise[button]?.nextDue, now.mono >= due else { continue }
             if let (words, level) = noise[button]?.tick(button, at: now.mono) { actions.append(.log(words, level)) }
@@ -223,7 +223,7 @@ public struct Body: Equatable, Sendable {
     }
 
     /// The clock's part every entry point shares, its actions appended to
-    /// `actions` (no list of its own to copy in: it runs at every turn, issue 21).
+    /// `actions` (no list of its own to copy in: it runs at every turn).
     mutating func advance(at now: Moment, into actions: inout [BodyAction]) {
         group.expire(at: now.mono)
         for out in controls.ranOut(at: now) {
@@ -256,8 +256,8 @@ public struct Body: Equatable, Sendable {
     }
 
     /// `gateMoved`, appended to `actions` (no list of its own, nor a copy by `+`).
-    /// Inlined: called in a mutating entry point, it was a copy of the whole
-    /// body (1.2 KB) to lend it, at every tick (issue 21).
+    /// Inlined: called in a mutating entry point, it would be a copy of the whole
+    /// body (1.2 KB) to lend it, at every tick.
     @inline(__always)
     func gateMoved(from before: EyesGate.Verdict, into actions: inout [BodyAction]) {
         if gate.verdict != before { actions.append(.preview(run: gate.verdict.runs, why: gate.verdict.words)) }

@@ -19,8 +19,8 @@ public enum BodyAction: Equatable, Sendable {
     /// A confirmed press and what it did, at its edge's time: for the
     /// counters only (`Metrics`); the journal line is a `.log` beside it.
     case pressed(ButtonRole, PressOutcome, at: Double)
-    /// A button's window ended with its line where it was: a blip, no press
-    /// (issue 18), at its first edge. For the counters only; the words are a `.log`.
+    /// A button's window ended with its line where it was: a blip, no press,
+    /// at its first edge. For the counters only; the words are a `.log`.
     case noise(ButtonRole, at: Double)
     /// A request's wait ran out unanswered; `withdrawn` when its item was
     /// still in the outbox, so Oriel never took it (rule 6). For the counters only.

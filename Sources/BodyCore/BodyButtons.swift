@@ -17,7 +17,7 @@ extension Body {
         return actions
     }
 
-    /// `edge`, its actions appended to `actions` (no list a call, issue 21).
+    /// `edge`, its actions appended to `actions` (no list a call).
     public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
         guard var c = contacts[edge.button] else { return }
         let before = gate.verdict
@@ -37,7 +37,7 @@ extension Body {
     }
 
     /// `level`, its actions appended to `actions`: every window's end comes
-    /// here, so no list is made for it (issue 21).
+    /// here, so no list is made for it.
     public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String,
                                into actions: inout [BodyAction]) {
         guard var c = contacts[button] else { return }
@@ -51,7 +51,7 @@ extension Body {
         gateMoved(from: before, into: &actions)
     }
 
-    /// Each button's line for an arming press, made once: said at every first press (issue 21).
+    /// Each button's line for an arming press, made once: said at every first press.
     static let armedLines = Dictionary(uniqueKeysWithValues: ButtonRole.allCases.map {
         ($0, String.joined("button ", $0.rawValue, ": ", PressOutcome.armed.words))
     })

@@ -1,11 +1,11 @@
 /// What the body shows (DESIGN 2 and 7): pure functions of the state and the clock.
 extension Body {
     /// The pattern every output role drives (DESIGN 2). Inlined where the
-    /// body reads it (`nextDue`): a call lent it a copy of the whole body (issue 21).
+    /// body reads it (`nextDue`): a call would lend it a copy of the whole body.
     @inline(__always)
     public func indicators(at now: Moment) -> Indicators {
         // The lamp switches only when what Oriel says changes, unless it may
-        // blink while unread (issue 35): a relay's contacts wear at each switching.
+        // blink while unread: a relay's contacts wear at each switching.
         let rule = settings.lamp
         let lamp: (Pattern, Double)
         switch state.on {
@@ -18,7 +18,7 @@ extension Body {
             case .lit: lamp = (.steady, 0)
             }
         }
-        // One pass, no arrays: this runs at every turn of the loop (issue 21).
+        // One pass, no arrays: this runs at every turn of the loop.
         let (latestAsk, latestProblem) = controls.latestShown(at: now)
         let armedLED: (Pattern, Double)
         if group.armed(at: now.mono) != nil {
@@ -43,7 +43,7 @@ extension Body {
     }
 
     /// The document's `lines` and `buttons`, each one dictionary filled in
-    /// place (no array of pairs first; issue 21).
+    /// place (no array of pairs first).
     private func lines(_ extras: StatusExtras) -> [String: Null<Bool>] {
         var lines = [String: Null<Bool>](minimumCapacity: extras.lines.count)
         for role in OutputRole.allCases {
@@ -77,7 +77,7 @@ extension Body {
 
     /// The status document written straight into `out`, the same bytes as
     /// `status(at:_:)` encoded: no document and no dictionary of lines or
-    /// buttons is built first, at every `/status` and push (issue 21). Its
+    /// buttons is built first, at every `/status` and push. Its
     /// parts are small values on the stack; keys in byte order, as there.
     public func writeStatus(at now: Moment, _ extras: StatusExtras, to out: inout JSONOut) {
         out.object { o in
@@ -107,7 +107,7 @@ extension Body {
 
     // The three objects with value words, written from the state as their
     // `…Shown` values encode (StatusDocument's `write`): the words go in as
-    // written in the source, and no value is built and let go (issue 21).
+    // written in the source, and no value is built and let go.
 
     private func writeOnAir(at now: Moment, to out: inout JSONOut) {
         let onair = self.onair

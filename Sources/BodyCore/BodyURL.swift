@@ -9,7 +9,7 @@ public enum BodyURL {
     /// it is announced over mDNS, Avahi's own host name (`studio.local`): the
     /// name every mDNS resolver on the network finds, where the bare host name
     /// is usually found by none. Else the listen address, or the bare host name.
-    /// `tls` says the scheme: `https` when the body serves HTTPS (issue 19).
+    /// `tls` says the scheme: `https` when the body serves HTTPS.
     public static func choose(configured: String?, announcedHost: String?, listenHost: String,
                               hostName: String?, port: UInt16, tls: Bool) -> (url: String, source: Source) {
         if let configured { return (configured, .configured) }

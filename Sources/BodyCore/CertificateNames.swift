@@ -1,4 +1,4 @@
-/// The names the body's own certificate carries (issue 19): the host name and
+/// The names the body's own certificate carries: the host name and
 /// `HOST.local`, Avahi's own host name when it differs (`studio-2.local` after
 /// a collision, or one set in avahi-daemon.conf), the host of `[body] url`, `localhost`,
 /// and this machine's addresses. A client that pins the key needs none of them;

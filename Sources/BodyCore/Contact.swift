@@ -1,5 +1,5 @@
 /// One button's contact: turns the kernel's raw edges into presses, releases,
-/// noise and a held/stuck report (DESIGN 3 "Contact bounce", issues 4, 11, 18).
+/// noise and a held/stuck report (DESIGN 3 "Contact bounce").
 ///
 /// A press is confirmed by the line, not by an edge:
 ///
@@ -100,7 +100,7 @@ public struct Contact: Equatable, Sendable {
             bounces += 1
             return []
         }
-        // No array unless there is an event (issue 21: every edge comes here).
+        // No array unless there is an event: every edge comes here.
         var events: [Event] = []
         if let held = heldIfDue(at: at) { events.append(held) }
         if let open = window {
@@ -150,7 +150,7 @@ public struct Contact: Equatable, Sendable {
     }
 
     /// `level` without the list (it is at most two events, in this order):
-    /// the body reads a line at every window's end (issue 21).
+    /// the body reads a line at every window's end.
     mutating func read(pressed: Bool, at now: Double) -> (settled: Event?, held: Event?) {
         guard awaitingLevel else { return (nil, nil) }
         awaitingLevel = false

@@ -97,8 +97,8 @@ extension OnAirControl {
 }
 
 /// Every button's rule, in the order the body goes through them: one field
-/// a button, each held as itself. (Held as `[any Control]` they were copied
-/// out of their boxes at every walk, several walks a turn: issue 21.) A new
+/// a button, each held as itself. (Held as `[any Control]` they would be copied
+/// out of their boxes at every walk, several walks a turn.) A new
 /// button is a field here and a line in each walk below.
 struct Controls: Equatable, Sendable {
     var onair: OnAirSwitch
@@ -123,7 +123,7 @@ struct Controls: Equatable, Sendable {
         check(onair); check(wrapup); check(kill); check(camera)
     }
 
-    /// Inlined: most news needs no world, and then none is copied to tell it (issue 21).
+    /// Inlined: most news needs no world, and then none is copied to tell it.
     @inline(__always)
     mutating func hear(_ news: News, in world: World, at now: Moment) {
         onair.hear(news, in: world, at: now)
@@ -136,7 +136,7 @@ struct Controls: Equatable, Sendable {
     /// (Empty lists, the usual case, are neither made nor joined.)
     mutating func ranOut(at now: Moment) -> [RanOut] {
         // None does anything before its own `nextDue`: before the earliest
-        // (most turns), none is asked (issue 21: four calls a turn).
+        // (most turns), none is asked (that would be four calls a turn).
         guard let due = nextDue, now.mono >= due else { return [] }
         var out = onair.ranOut(at: now)
         func join(_ more: [RanOut]) { if !more.isEmpty { out += more } }
@@ -147,7 +147,7 @@ struct Controls: Equatable, Sendable {
     }
 
     /// The earliest time any control needs the clock.
-    /// Inlined: called from `ranOut`, a mutating walk, it was a copy of every control (issue 21).
+    /// Inlined: called from `ranOut`, a mutating walk, it would be a copy of every control.
     var nextDue: Double? {
         @inline(__always) get {
             var due: Double?

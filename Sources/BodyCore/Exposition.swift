@@ -53,7 +53,7 @@ public enum Exposition {
         return String(d)
     }
 
-    /// The whole text written into one byte buffer as it goes (issue 21: no
+    /// The whole text written into one byte buffer as it goes (no
     /// family's own string, no array of labels, no help or label copied to
     /// escape it, no number made a String; the text is what the
     /// family-by-family version wrote). The buffer is the caller's, reused.
@@ -189,7 +189,7 @@ extension Metrics {
     }
 
     /// The same text written into the caller's buffer, emptied first and
-    /// kept at its capacity: a scrape reuses the agent's buffer (issue 21).
+    /// kept at its capacity: a scrape reuses the agent's buffer.
     public func write(name: String, version: String, _ now: MetricsGauges, into buffer: inout [UInt8]) {
         var w = Exposition.Writer(into: [])
         swap(&w.bytes, &buffer)

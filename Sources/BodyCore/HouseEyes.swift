@@ -39,7 +39,7 @@ public struct HouseEyes: Equatable, Sendable {
     }
 
     /// The pushed eyes object's members the body reads, walked once: the
-    /// eyes', then `answered` (a walk a key was seven walks a push, issue 21).
+    /// eyes', then `answered` (a walk a key would be seven walks a push).
     static var keys: InlineArray<8, StaticString> {
         ["mode", "red", "names", "killing", "open", "until", "why", "answered"]
     }
@@ -90,7 +90,7 @@ public struct EyesKill: Equatable, Sendable {
     /// `ready`, `armed`, `asking`.
     public func value(armed: Bool) -> String { word(armed: armed).description }
 
-    /// `value` as written in the source, for the status document written straight (issue 21).
+    /// `value` as written in the source, for the status document written straight.
     func word(armed: Bool) -> StaticString {
         asking.isOut ? "asking" : armed ? "armed" : "ready"
     }

@@ -3,7 +3,7 @@
 public struct Pattern: Equatable, Sendable {
     public var period: Double
     /// The lit windows held in place, at most two (no array to retain and
-    /// release: the indicators are made several times a turn, issue 21).
+    /// release: the indicators are made several times a turn).
     private var windows: InlineArray<2, (Double, Double)>
     private var windowCount: Int
 
@@ -81,7 +81,7 @@ public enum UnreadLamp: String, Equatable, Sendable {
 }
 
 /// What the lamp's line drives (`[lamp] drives = …` in the board file), so the
-/// patterns know whether a switching costs anything (issue 35).
+/// patterns know whether a switching costs anything.
 public enum LampDrive: String, CaseIterable, Equatable, Sendable {
     /// An LED on the pin, a transistor or MOSFET, a solid-state relay: switching wears nothing.
     case led, mosfet, ssr
@@ -113,7 +113,7 @@ public enum LampDrive: String, CaseIterable, Equatable, Sendable {
     }
 }
 
-/// The lamp's rule (DESIGN 2, issue 35): what the lamp shows while unread and
+/// The lamp's rule (DESIGN 2): what the lamp shows while unread and
 /// whether the armed LED says unread instead. A lamp behind contacts is held
 /// steady whatever the board file's `unread` says (the parser refuses `blink`
 /// there; a value made in code is held dark), so only a change of what Oriel
@@ -166,7 +166,7 @@ public struct Indicators: Equatable, Sendable {
 
     /// The next time any level changes.
     public func nextChange(after now: Double) -> Double? {
-        // Role by role, no array: this runs at every turn of the loop (issue 21).
+        // Role by role, no array: this runs at every turn of the loop.
         var next: Double?
         func consider(_ pattern: (Pattern, Double)) {
             if let t = pattern.0.nextChange(after: now, since: pattern.1), t < next ?? .infinity { next = t }

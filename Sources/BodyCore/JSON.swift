@@ -70,7 +70,7 @@ public protocol PushedValue {
     /// An array's elements, each made into a value or left out; nil when not an array.
     func elements<T>(_ each: (Self) -> T?) -> [T]?
     /// The member under each key (the first, as the subscript), nil where absent:
-    /// the push's bytes are walked once for all the keys, not once a key (issue 21).
+    /// the push's bytes are walked once for all the keys, not once a key.
     func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, Self?>
 }
 

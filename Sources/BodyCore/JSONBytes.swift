@@ -2,7 +2,7 @@
 /// every `POST /face` is checked whole (`parse`, the same errors as
 /// `JSON.parse`), and then each field the house reads is found by walking
 /// the bytes, so no dictionary or array of values is built for a push
-/// (issue 21: two dictionaries and a String a push). A string is made only
+/// (that would be two dictionaries and a String a push). A string is made only
 /// for a field read as one.
 public struct JSONBytes: Sendable {
     private let b: [UInt8]
@@ -112,8 +112,8 @@ extension JSONBytes: PushedValue {
 
     public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, JSONBytes?> {
         // Where each key's value starts (-1: absent), the values made once at the end:
-        // an optional value looked at during the walk was copied and let go
-        // through its type's witnesses, key by key and member by member (issue 21).
+        // an optional value looked at during the walk would be copied and let go
+        // through its type's witnesses, key by key and member by member.
         var found = InlineArray<n, Int>(repeating: -1)
         eachMember { start, end, at in
             // A key with no escape and no byte above ASCII is its bytes (the common case);

@@ -1,7 +1,7 @@
 /// Compact JSON with sorted keys written straight into bytes, for the documents
 /// the body answers on every request (`/status`, the push's answer, `/ears`).
-/// JSONEncoder spent half of a `/status` answer's CPU in its generic machinery
-/// (perf, issue 13); this writes the same bytes (Tests/BodyCoreTests/JSONOutTests
+/// JSONEncoder spends half of a `/status` answer's CPU in its generic machinery;
+/// this writes the same bytes (Tests/BodyCoreTests/JSONOutTests
 /// compares them with JSONEncoder's). A type's `write` puts its keys in byte
 /// order by hand, as `.sortedKeys` would.
 public protocol JSONWritable {
@@ -17,9 +17,9 @@ public struct JSONOut {
     /// The bytes not yet in `bytes`: each piece (a comma, a name, a word) is
     /// written here, in place, and they go into `bytes` with one append a
     /// kilobyte and at the end of each whole value (a status document, ~930
-    /// bytes, is then one append, not four; issue 21). An append to the
-    /// array checks its sharing and room through the runtime, and a status
-    /// document was hundreds of them, a quarter of a `/status` answer's CPU (perf, issue 21).
+    /// bytes, is then one append, not four). An append to the
+    /// array checks its sharing and room through the runtime; an append a piece
+    /// would be hundreds of them a status document, a quarter of a `/status` answer's CPU.
     private var pending = InlineArray<1024, UInt8>(repeating: 0)
     private var pendingCount = 0
     /// Objects and arrays open: at 0 a value is whole, and `pending` goes into `bytes`.
@@ -29,7 +29,7 @@ public struct JSONOut {
 
     /// Writes a document into the caller's buffer, emptied first and kept at
     /// its capacity: an answer written at every request reuses one buffer
-    /// rather than allocating its own (issue 21). A buffer still shared (an
+    /// rather than allocating its own. A buffer still shared (an
     /// answer not yet let go) is copied on the first write, as any array is.
     public static func write(into buffer: inout [UInt8], _ body: (inout JSONOut) -> Void) {
         var out = JSONOut(capacity: 0)
@@ -76,7 +76,7 @@ public struct JSONOut {
     /// A field name written in the source: the contract's names need no
     /// escape, so they are copied as they are. Inlined: the name's length is
     /// then known where it is written, and its copy is a few moves, not a
-    /// call to `memmove` (a status document has dozens; issue 21).
+    /// call to `memmove` (a status document has dozens).
     @inline(__always)
     public mutating func field(_ name: StaticString) {
         separate()
@@ -131,7 +131,7 @@ public struct JSONOut {
     public mutating func string(_ s: String) { separate(); quoted(s); settle() }
 
     /// A word written in the source, quoted: the contract's value words, which
-    /// need no escape, copied in without a String or a check (issue 21).
+    /// need no escape, copied in without a String or a check.
     public mutating func word(_ w: StaticString) {
         separate()
         put(UInt8(ascii: "\""))
@@ -315,7 +315,7 @@ public struct JSONOut {
 
 /// A Double's `description` written into bytes: `Double.write(to:)` hands
 /// its digits from a buffer of its own to `_writeASCII`, so a time with a
-/// fraction (`last_push`, every push) makes no String (issue 21). Should the
+/// fraction (`last_push`, every push) makes no String. Should the
 /// standard library stop doing so, `write` gets a String: the same bytes, one
 /// allocation (JSONOutTests compares them with `description`).
 struct ShortestDigits: TextOutputStream {

@@ -1,7 +1,7 @@
 /// A JSON reader (RFC 8259) straight into `JSON`, for the push that arrives on
-/// every `POST /face`: JSONDecoder into the generic enum tried every type in
-/// turn for every value (issue 13). Strict on syntax: a trailing comma, which
-/// JSONDecoder took, is refused (issue 19; nst/JSONTestSuite in
+/// every `POST /face`: JSONDecoder into the generic enum tries every type in
+/// turn for every value. Strict on syntax: a trailing comma, which
+/// JSONDecoder takes, is refused (nst/JSONTestSuite in
 /// Tests/Vectors/JSONTestSuite). Where RFC 8259 leaves it open it takes
 /// top-level scalars and the first of duplicate keys. Errors say what and
 /// where, in words.
@@ -65,8 +65,8 @@ struct JSONParser {
         }
     }
 
-    /// A literal's bytes, from the source's (a String's UTF-8 view walked cost
-    /// more than the rest of a push's check, issue 21).
+    /// A literal's bytes, from the source's (a String's UTF-8 view walked costs
+    /// more than the rest of a push's check).
     private mutating func word(_ w: StaticString) throws(JSONParseError) {
         for k in 0..<w.utf8CodeUnitCount {
             guard i < b.count, b[i] == w.utf8Start[k] else { throw fail("expected \(w), found \(shown())") }

@@ -1,4 +1,4 @@
-/// The last lines the body said, with their times, for the page (issue 20):
+/// The last lines the body said, with their times, for the page:
 /// a ring of `capacity` lines, the oldest dropped first. Each line has a
 /// number that only grows, so a reader knows whether anything is new.
 public struct LogLines: Equatable, Sendable {

@@ -45,7 +45,7 @@ public struct Metrics: Sendable {
     public private(set) var pushes: UInt64 = 0
     public private(set) var polls: UInt64 = 0
     /// Presses by button, then by `Pressed.slot`: a table, not a dictionary
-    /// keyed by both, so a press hashes nothing (issue 21).
+    /// keyed by both, so a press hashes nothing.
     private var pressCounts = RoleTable<ButtonRole, InlineArray<4, UInt64>>()
 
     /// Presses by button and outcome; only those counted at least once.
@@ -68,11 +68,11 @@ public struct Metrics: Sendable {
     /// Of those, the ones still in the outbox, withdrawn before Oriel took them.
     public private(set) var withdrawn: UInt64 = 0
     public private(set) var lostEdges: UInt64 = 0
-    /// Blips on each button's line that were no press (issue 18).
+    /// Blips on each button's line that were no press.
     public private(set) var noise: [ButtonRole: UInt64] = [:]
     public private(set) var hellos: [Hello: UInt64] = [:]
     /// Answers sent, by HTTP status: 200s, nearly every answer, counted in a
-    /// field of their own (a hash into the dictionary at every answer, issue 21).
+    /// field of their own (not a hash into the dictionary at every answer).
     private var answered200: UInt64 = 0
     private var answeredOther: [Int: UInt64] = [:]
 

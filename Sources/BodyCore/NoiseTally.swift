@@ -1,4 +1,4 @@
-/// Blips on one button's line, said without flooding the journal (issue 18):
+/// Blips on one button's line, said without flooding the journal:
 /// the first blip after a quiet minute is said at once, the rest of that
 /// minute in one line at its end, and so on while the blips go on. A wire
 /// that blips more than `faultPerMinute` times a minute is a wiring fault,

@@ -5,7 +5,7 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
     /// The word the body shows for the stage.
     public var word: String { shown.description }
 
-    /// `word` as written in the source, for the status document written straight (issue 21).
+    /// `word` as written in the source, for the status document written straight.
     var shown: StaticString {
         switch self {
         case .prep: "PREP"
@@ -30,7 +30,7 @@ public enum Stage: String, Equatable, Sendable, CaseIterable {
         // An ASCII phase is matched on its bytes, lower-cased as they are compared:
         // the same answer (every word is at most 9 bytes, within the 16 kept),
         // without the two Strings made at every push. One buffer of the bytes,
-        // not the String's UTF-8 view walked for each word (issue 21).
+        // not the String's UTF-8 view walked for each word.
         var phase = phase
         var ascii = true
         let known = phase.withUTF8 { p -> Stage? in
@@ -107,7 +107,7 @@ public struct OnAirState: Equatable, Sendable {
     }
 
     /// The pushed onair object's members the body reads, walked once: the
-    /// state's, then `answered` (a push reads both, issue 21).
+    /// state's, then `answered` (a push reads both).
     static var keys: InlineArray<8, StaticString> {
         ["since", "by", "unread", "error", "on", "on_air", "phase", "answered"]
     }

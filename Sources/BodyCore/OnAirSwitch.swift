@@ -53,7 +53,7 @@ public struct OnAirSwitch: Equatable, Sendable {
     /// The value word: armed and asking win over the state they act on.
     public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
 
-    /// `value` as written in the source, for the status document written straight (issue 21).
+    /// `value` as written in the source, for the status document written straight.
     func word(state: OnAirState, armed: Bool) -> StaticString {
         if armed { return "armed" }
         if asking.isOut { return "asking" }

@@ -17,7 +17,7 @@ public struct OutboxItem: Equatable, Sendable {
 
 extension OutboxItem: JSONWritable {
     /// The bytes `JSONOut.value(json)` writes, keys in byte order, without
-    /// building the object: the `/ears` answer writes one for every item (issue 21).
+    /// building the object: the `/ears` answer writes one for every item.
     /// The three keys of its own are in byte order already ("id" < "kind" < "seq");
     /// the fields' keys (a request has one to three) are merged in between them,
     /// so only the fields are ever compared, and each is read by its index.

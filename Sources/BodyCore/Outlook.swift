@@ -1,7 +1,7 @@
 /// What the body does by itself from one moment on, looked at once: the
 /// patterns its lines drive, its next wake-up, and how long `tick` has
 /// nothing to do. The agent keeps it between turns while the body is not
-/// changed, so a blink's turn reads none of the body (issue 21: a turn's cost
+/// changed, so a blink's turn reads none of the body (a turn's cost
 /// on the board is the memory it touches, not its instructions).
 public struct Outlook: Equatable, Sendable {
     /// `Body.indicators` at the moment it was made; the same until `quietUntil`.
@@ -53,7 +53,7 @@ public struct Outlook: Equatable, Sendable {
 }
 
 extension Body {
-    /// The body's outlook from `now` on (no array, no copy of the body: issue 21).
+    /// The body's outlook from `now` on (no array, no copy of the body).
     public func outlook(at now: Moment) -> Outlook {
         var due: Double?
         func consider(_ t: Double?) { if let t, t < due ?? .infinity { due = t } }

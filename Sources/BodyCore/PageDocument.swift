@@ -1,4 +1,4 @@
-/// What the body's page shows (issue 20), sent whole on `GET /events` at each
+/// What the body's page shows, sent whole on `GET /events` at each
 /// change: the status document, and beside it what a person at the board
 /// also wants to see: each output's pattern (so the page draws the unread
 /// flash and the asking blink as they run, not as sampled), each button's

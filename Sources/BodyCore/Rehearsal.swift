@@ -1,7 +1,7 @@
 /// A two-press played through a copy of the rules, never shown and never sent
-/// (issue 21). Swift makes a generic type's metadata from its mangled name, and
+/// Swift makes a generic type's metadata from its mangled name, and
 /// runs a one-time table's initializer, the first time code needs them: the
-/// first press after a start paid ~227k instructions for that (0.3 ms natively,
+/// first press after a start would pay ~227k instructions for that (0.3 ms natively,
 /// 3-18 ms under TCG, the tail of the VM's press -> `/ears`). A copy pays them
 /// at start instead, where nobody is waiting for a lamp.
 extension Body {

@@ -56,7 +56,7 @@ extension OutputRole: TableRole {
     }
 
     // By the case, not its name: a raw-value enum otherwise hashes and compares
-    // its `rawValue` string, at every lookup of a table keyed by the role (issue 21).
+    // its `rawValue` string, at every lookup of a table keyed by the role.
     @inlinable public static func == (a: Self, b: Self) -> Bool { a.slot == b.slot }
     @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(slot) }
 }
@@ -71,7 +71,7 @@ extension ButtonRole: TableRole {
         }
     }
 
-    // By the case, not its name (as OutputRole's, issue 21).
+    // By the case, not its name (as OutputRole's).
     @inlinable public static func == (a: Self, b: Self) -> Bool { a.slot == b.slot }
     @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(slot) }
 }
@@ -79,9 +79,9 @@ extension ButtonRole: TableRole {
 /// At most one value a role, kept in a fixed inline array indexed by the
 /// role (`slot`): no hashing and no heap storage, so what the status
 /// document says of each line and button is had at every request without
-/// allocating (a dictionary there was five allocations a request, issue 21).
+/// allocating (a dictionary there would be five allocations a request).
 /// Inlinable: the agent fills two at every request, and a generic call from
-/// another module, unspecialised, looked up the type's metadata each time (perf, issue 21).
+/// another module, unspecialised, looks up the type's metadata each time.
 public struct RoleTable<Role: TableRole, Value> {
     /// Room for the largest role kind (ButtonRole's four).
     public static var capacity: Int { 4 }

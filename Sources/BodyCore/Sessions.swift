@@ -1,4 +1,4 @@
-/// The page's signed-in browsers (issue 20): a person gives the token once in
+/// The page's signed-in browsers: a person gives the token once in
 /// a form and gets a session, kept in a cookie, so the token never rides in a
 /// URL. A session lasts 12 hours on the caller's monotonic clock; the body's
 /// restart ends them all, since they live only in this value. The ids come

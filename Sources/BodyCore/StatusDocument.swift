@@ -66,7 +66,7 @@ public struct StatusDocument: Encodable, Equatable, Sendable {
         public var held: Bool
         /// Held longer than the stuck limit (or a broken normally-closed wire).
         public var stuck: Bool
-        /// Blips on its line that were no press, since the body started (issue 18).
+        /// Blips on its line that were no press, since the body started.
         public var noise: UInt64
         /// Windows read too late to judge (`Contact.late`): the body was busy.
         public var late: UInt64
@@ -185,7 +185,7 @@ extension StatusDocument: JSONWritable {
 }
 
 extension StatusDocument {
-    /// The roles' names in byte order, sorted once (issue 21: not a sort of
+    /// The roles' names in byte order, sorted once (not a sort of
     /// the keys, an array, at every document).
     static let buttonNames = ButtonRole.allCases.map(\.rawValue).sorted(by: JSONOut.byteOrder)
     static let lineNames = OutputRole.allCases.map(\.rawValue).sorted(by: JSONOut.byteOrder)
@@ -203,7 +203,7 @@ extension StatusDocument {
 
 // The roles' names as written in the source, for the keys of the document
 // written straight: each goes in as a field name (`JSONOut.field`), not
-// checked and quoted from a string, seven times a document (issue 21). The
+// checked and quoted from a string, seven times a document. The
 // same as `rawValue` (StatusDocumentTests).
 extension ButtonRole {
     var key: StaticString {
@@ -291,7 +291,7 @@ extension StatusDocument.Eyes: JSONWritable {
 extension StatusDocument.Button: JSONWritable {
     public func write(to out: inout JSONOut) {
         // A button at rest, nearly every one in every document, is one
-        // constant: four of them a status document (issue 21).
+        // constant: four of them a status document.
         if !held && noise == 0 && !stuck && late == 0 {
             out.raw(#"{"held":false,"late":0,"noise":0,"stuck":false}"#)
             return

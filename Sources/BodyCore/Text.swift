@@ -12,7 +12,7 @@ extension String {
 
     /// The pieces one after another in one String, its room reserved once:
     /// an interpolation grows its String two or three times on the way, and
-    /// a press's words are made at every press (issue 21).
+    /// a press's words are made at every press.
     public static func joined(_ a: String, _ b: String, _ c: String = "", _ d: String = "", _ e: String = "") -> String {
         var s = String()
         s.reserveCapacity(a.utf8.count + b.utf8.count + c.utf8.count + d.utf8.count + e.utf8.count)

@@ -1,4 +1,4 @@
-/// `studio-body watch` as plain values (issue 20): for the person wiring a
+/// `studio-body watch` as plain values: for the person wiring a
 /// board, with the service stopped. Each button's raw edges go through its own
 /// `Contact`, the body's rule, fed the same edges and the same readings at a
 /// window's end, so what watch calls a press the body would too. A key lights

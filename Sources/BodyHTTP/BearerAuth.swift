@@ -7,13 +7,13 @@ public struct BearerAuth: Sendable {
     }
 
     /// True only for the scheme `Bearer` (any case) followed by exactly the token.
-    /// Read in place, no copy of the header: it runs on every request (issue 21).
+    /// Read in place, no copy of the header: it runs on every request.
     public func allows(_ authorizationHeader: String?) -> Bool {
         allows(authorizationHeader.map { $0[...] })
     }
 
     /// The same for a request's `Authorization` header, its bytes read where
-    /// the request keeps them: it runs twice a request (issue 21).
+    /// the request keeps them: it runs twice a request.
     public func allows(_ request: HTTPRequest) -> Bool {
         request.headers.withValue("authorization") { $0.map(check) ?? false }
     }
@@ -46,8 +46,8 @@ public struct BearerAuth: Sendable {
     /// Constant time: one loop over every given byte, eight at a time, with no
     /// early exit, whatever the length; a length that differs only starts the
     /// difference at 1 and reads the token round, so timing tells nothing of the
-    /// token, nor of its length (issue 21 made it word-wise: a byte at a time was
-    /// most of a check, two a request).
+    /// token, nor of its length. Word-wise: a byte at a time would be
+    /// most of a check, two a request.
     private func matches(_ given: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !token.isEmpty else { return false }
         return token.withUnsafeBytes { token in

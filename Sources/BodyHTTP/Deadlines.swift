@@ -58,7 +58,7 @@ struct Deadlines: Equatable {
     }
 
     /// When the first of either is due, from the earliest start of each (nil:
-    /// none waits). The server keeps only those two (issue 21: no lists a run).
+    /// none waits). The server keeps only those two (no lists a run).
     func next(firstHead: Double?, firstBody: Double?) -> Double? {
         let head = firstHead.map { $0 + self.head.seconds }
         let body = firstBody.map { $0 + self.body.seconds }

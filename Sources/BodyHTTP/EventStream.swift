@@ -1,5 +1,5 @@
 /// Server-sent events (the HTML standard's `text/event-stream`), as bytes: the
-/// page's `GET /events` (issue 20). Encoded once per change and offered to
+/// page's `GET /events`. Encoded once per change and offered to
 /// every client as the same bytes.
 public enum EventStream {
     public static let contentType = "text/event-stream; charset=utf-8"

@@ -21,7 +21,7 @@ final class Exchange: Waking {
     /// Where it is in the server's `live`, -1 when not there.
     var liveAt = -1
 
-    /// `request` is taken, not copied (issue 21: a copy and a destroy of its fields a request).
+    /// `request` is taken, not copied (not a copy and a destroy of its fields a request).
     init(server: HTTPServer, connection: OpaquePointer, request: consuming HTTPRequest, maxBody: Int) {
         self.server = server
         self.connection = connection
@@ -50,7 +50,7 @@ final class Exchange: Waking {
     /// What `event` asks for, its state read out, changed as a local and
     /// written back: every access to `state` (a plain value) is then
     /// instantaneous, and the optimizer drops their runtime exclusivity
-    /// checks (issue 21: changed in place across an event, each was one).
+    /// checks (changed in place across an event, each would be one).
     @inline(__always)
     func step(_ event: (inout ExchangeState) -> ExchangeState.Action) -> ExchangeState.Action {
         var changed = state
@@ -101,7 +101,7 @@ final class Exchange: Waking {
 
 /// What a reply or a stream wakes when it has something for the server: its
 /// exchange (in a test, a counter). Held unowned rather than as a closure that
-/// captures the exchange: such a closure was an allocation a request (issue 21).
+/// captures the exchange: such a closure would be an allocation a request.
 /// The exchange outlives the hold: `finish` closes both, which let go of it.
 protocol Waking: AnyObject {
     func wake()

@@ -4,7 +4,7 @@
 struct FloodEnd {
     /// At or above this many open connections, it is a flood (an eighth of
     /// the limit; one address's worth while `perAddress` is 16): MHD's malloc'd pools of the ones
-    /// past calm would otherwise stay in the heap (issue 21, `HTTPLimits.headMemory`).
+    /// past calm would otherwise stay in the heap (`HTTPLimits.headMemory`).
     let flood: Int
     /// At or below this many, the flood is over: Oriel's poll and push, a
     /// dashboard or two.

@@ -2,7 +2,7 @@
 /// before libmicrohttpd reads the body. MHD 0.9.75 frames a request with both
 /// Content-Length and Transfer-Encoding by the latter, and one with two
 /// Content-Lengths by the first, and keeps the connection either way: a
-/// request hidden in the body would be served next (issue 19). Such a head is
+/// request hidden in the body would be served next. Such a head is
 /// refused, and its connection closed. `package` for Fuzz/FuzzRouting.
 package enum Framing: Equatable {
     case none
@@ -16,7 +16,7 @@ package enum Framing: Equatable {
 
     package init(headers: HTTPFields) {
         // The usual head (no Transfer-Encoding, one Content-Length or none) is
-        // read from the value's bytes: a string of it was a fifth of a push's head (issue 21).
+        // read from the value's bytes: a string of it would be a fifth of a push's head.
         if headers.withValue("transfer-encoding", { $0 == nil }) {
             let length: Int?? = headers.withValue("content-length") { $0.map(Self.digits) }
             switch length {

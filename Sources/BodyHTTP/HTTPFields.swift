@@ -4,13 +4,13 @@ import BodySystem
 /// once, in the order first read. `fields["name"]` is the value, or nil.
 ///
 /// One array of bytes, not a dictionary of strings: every request reads two
-/// of these (issue 21), and the server reuses the array from one request to
+/// of these, and the server reuses the array from one request to
 /// the next, so reading a head allocates nothing. A pair is its name's and
 /// its value's lengths (4 bytes each, little-endian), then the name and the
 /// value: a lookup passes over a pair of another length without reading
-/// it. Bytes, not a string: appending to a string without allocating took
+/// it. Bytes, not a string: appending to a string without allocating takes
 /// 15 bytes at a time, each piece checked as UTF-8, a third of reading a
-/// head (issue 21). What is kept is always valid UTF-8, as
+/// head. What is kept is always valid UTF-8, as
 /// `String(decoding:as:)` reads the bytes MHD hands over (bad UTF-8 becomes
 /// U+FFFD). A NUL ends a name or a value, as it ends the C strings
 /// libmicrohttpd hands over.
@@ -68,8 +68,8 @@ public struct HTTPFields: Sendable, Equatable, Sequence, ExpressibleByDictionary
         let valueBytes = UnsafeRawBufferPointer(start: value, count: value.map(Self.length) ?? 0)
         guard Self.isASCII(nameBytes), Self.isASCII(valueBytes) else { return addRepaired(name, value, reading) }
         // Every header the body reads: the pair made on the stack, looked for,
-        // and appended in one piece (issue 21: three appends and two stores
-        // were most of a header's cost).
+        // and appended in one piece (three appends and two stores
+        // would be most of a header's cost).
         let (n, v) = (nameBytes.count, valueBytes.count)
         let found = withUnsafeTemporaryAllocation(byteCount: 8 + n + v, alignment: 4) { pair -> (pair: Int, value: Range<Int>)? in
             pair.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 0, as: UInt32.self)

@@ -27,7 +27,7 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Bytes of memory MHD gives each connection (its connection memory limit):
     /// a request line and head must fit in it, or MHD refuses them with 414
     /// or 431 (in the body's words, MHDPages). Oriel's heads are a few hundred
-    /// bytes, a browser's one or two KiB. Small on purpose (issue 21): 0.9.75
+    /// bytes, a browser's one or two KiB. Small on purpose: 0.9.75
     /// zeroes the whole pool after every request on a kept-alive connection
     /// and half of it again once the head is read (MHD_pool_reset and
     /// MHD_pool_reallocate), 1.5 times this a request, which a VM without a

@@ -13,7 +13,7 @@ public struct HTTPRequest: Sendable {
     public var remote: String
     /// Whether it showed the server's token (`HTTPServer`'s `token`), as found
     /// at its head; nil when the server was given none to check. Routing takes
-    /// it rather than checking again (issue 21: the check ran twice a request).
+    /// it rather than checking again, so the check runs once a request.
     public var showedToken: Bool?
 
     public init(method: String, path: String, query: HTTPFields, headers: HTTPFields,

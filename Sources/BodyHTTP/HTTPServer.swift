@@ -32,7 +32,7 @@ public final class HTTPServer {
     /// nil sends the line to `log`. The body logs only failures unless asked for more.
     let requests: ((String, Int) -> Void)?
     /// Whether an answer below 400 gets its line at all: the body writes those
-    /// only as debug lines, so without debug none is built (issue 21).
+    /// only as debug lines, so without debug none is built.
     let answerLines: Bool
     let handler: (HTTPRequest, HTTPReply) -> Void
     /// libmicrohttpd, or a test's stand-in for some of its calls.
@@ -42,14 +42,14 @@ public final class HTTPServer {
     var startMessages: [String]? = []
     /// Every request between its head and its completion, in no order; each
     /// knows its place (`Exchange.liveAt`): an array, not a dictionary, spares
-    /// two hashes a request (issue 21).
+    /// two hashes a request.
     var live: [Exchange] = []
     /// The last exchange completed well, for the next head (`reuse`).
     var spareExchange: Exchange?
     /// The header and query strings of the last completed request, for the next (RequestReading).
     var spareFields = (headers: HTTPFields(), query: HTTPFields())
     /// The body array of the last completed request, emptied, for the next
-    /// (issue 21: a push's body was an allocation a request). Kept only up to
+    /// (so a push's body costs no allocation a request). Kept only up to
     /// `spareBodyLimit` bytes of room, so a big upload's memory goes with it.
     var spareBody: [UInt8] = []
     static let spareBodyLimit = 16 * 1024
@@ -82,7 +82,7 @@ public final class HTTPServer {
 
     /// Asked at a resume outside a run: true when the owner is certain to call
     /// `run()` before its loop waits again (it asks `wantsRun` then), so the
-    /// resume need not make `pollDescriptor` readable (issue 21: an eventfd
+    /// resume need not make `pollDescriptor` readable (an eventfd
     /// write and read in the same turn). Nil: never certain.
     public var willRun: (() -> Bool)?
 
@@ -189,7 +189,7 @@ public final class HTTPServer {
     var turn = Turn.idle
 
     /// The monotonic clock, read once a run for every head that arrives in it:
-    /// in the VM a clock read is a system call and an HPET read (issue 13),
+    /// in the VM a clock read is a system call and an HPET read,
     /// and a head stamped at its run's first read has its body deadline early by
     /// at most that run's length (not measured) against 5 s.
     func headClock() -> Double {
@@ -207,7 +207,7 @@ public final class HTTPServer {
         guard let daemon else { return nil }
         if poll?.runDue == true || hangups?.wantsRun == true { return 0 }
         let mhd = calls.timeout(daemon).map { Double($0) / 1000 }
-        // The earliest of each, kept as it goes: no lists after every run (issue 21).
+        // The earliest of each, kept as it goes: no lists after every run.
         var firstBody: Double?
         for exchange in live where exchange.state.isReadingBody && !exchange.cutOff {
             if exchange.headAt < firstBody ?? .infinity { firstBody = exchange.headAt }

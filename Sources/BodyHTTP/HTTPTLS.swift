@@ -1,4 +1,4 @@
-/// What the server needs to serve HTTPS (issue 19): the key and certificate
+/// What the server needs to serve HTTPS: the key and certificate
 /// in PEM, as libmicrohttpd takes them (MHD_OPTION_HTTPS_MEM_KEY and _CERT).
 public struct HTTPTLS: Sendable {
     public var key: [UInt8]
@@ -11,7 +11,7 @@ public struct HTTPTLS: Sendable {
         self.certificate = certificate
     }
 
-    /// The one place the body's TLS settings are chosen (issue 36; docs/tls.md
+    /// The one place the body's TLS settings are chosen (docs/tls.md
     /// compares them with Mozilla's profiles). Every client the body has
     /// (Oriel over libcurl, Chromium, Prometheus) speaks TLS 1.3, so nothing
     /// older is offered. GnuTLS reads the string once, at the daemon's start;

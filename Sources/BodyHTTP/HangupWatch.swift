@@ -17,8 +17,8 @@ import BodySystem
 /// The set is a descriptor of its own in the owner's loop (the server's
 /// `hangupDescriptor`), not a member of the server's set: the loop's one wait
 /// then says whether anyone hung up, and a request's run looks at no set
-/// after it (issue 21: that look was one `epoll_wait` a request more than
-/// the reference made).
+/// after it (that look would be one `epoll_wait` a request more than
+/// the C reference makes).
 ///
 /// Each socket is registered once, when it opens, edge-triggered: the kernel
 /// reports the hang-up once, and the watch remembers it for the connection's
@@ -85,7 +85,7 @@ final class HangupWatch {
     private var evictedCount = 0
     /// How many connections `waitsForHead`, kept as they change: after every
     /// run the server asks for the first, and with none it reads no table
-    /// (issue 21: a plain count has no runtime exclusivity check).
+    /// (a plain count has no runtime exclusivity check).
     private var headWaits = 0
     private var nextID: UInt64 = HangupWatch.firstID
 
@@ -123,7 +123,7 @@ final class HangupWatch {
     /// A request on this connection showed the token: no head deadline for it.
     func trust(_ connection: OpaquePointer) {
         // Read and written back, not changed in place: the dictionary's in-place
-        // accessor allocated each time (issue 21).
+        // accessor allocates each time.
         guard var w = watched[connection], !w.trusted else { return }
         headWaits += w.trust()
         watched[connection] = w
@@ -138,7 +138,7 @@ final class HangupWatch {
 
     /// Since when the untrusted connection that has waited longest for its
     /// head has waited; nil when none waits. No list is made: it is asked
-    /// after every run (issue 21).
+    /// after every run.
     var firstHeadWaiting: Double? {
         guard headWaits > 0 else { return nil }
         var first: Double?
@@ -214,7 +214,7 @@ final class HangupWatch {
     /// client; `trusted` when it showed the token (as `trust`).
     func headArrived(_ connection: OpaquePointer, trusted: Bool = false) {
         // One hash a head, changed in place through the index: `unwatch` and
-        // then `trust` were up to four (issue 21).
+        // then `trust` would be up to four.
         guard let i = watched.index(forKey: connection) else { return }
         headWaits += watched.values[i].heard(trusting: trusted)
     }
@@ -261,7 +261,7 @@ final class HangupWatch {
     @discardableResult
     func shutDownHungUp(mhdDrained: Bool) -> [OpaquePointer] {
         // What the loop reported was taken by `collect()`: no system call here.
-        // Nobody hung up (after almost every run): no sets to make or compare (issue 21).
+        // Nobody hung up (after almost every run): no sets to make or compare.
         guard !gone.isEmpty else {
             if !suspects.isEmpty { suspects.removeAll() }
             return []

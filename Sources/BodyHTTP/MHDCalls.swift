@@ -87,7 +87,7 @@ struct MHDCalls {
             boundPort: { daemon in body_mhd_bound_port(daemon.handle) },
             socket: { connection in body_mhd_connection_fd(connection) },
             clientAddress: { connection in
-                // On the stack: an array here was an allocation a request (issue 21).
+                // On the stack: an array here would be an allocation a request.
                 withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { text in
                     body_mhd_client_address(connection, text.baseAddress!, text.count)  // always NUL-terminated
                     return String(cString: text.baseAddress!)

@@ -10,7 +10,7 @@ public enum Route: Equatable, Sendable {
     case previewJPEG
     /// Prometheus's scrape, in its text format.
     case metrics
-    /// `GET /`: the body's page, or the sign-in form for a browser not signed in (issue 20).
+    /// `GET /`: the body's page, or the sign-in form for a browser not signed in.
     case page
     /// `GET /events`: the page's facts as server-sent events.
     case events

@@ -81,14 +81,14 @@ public enum Routing {
     /// stranger learns no route; only the page's own few (`Access.open`) answer
     /// anyone. `signedIn`: the request's session cookie names a live session
     /// (the caller's `Sessions` decides), which the page's routes take in
-    /// place of the token. No route takes the token in its URL (issue 20).
+    /// place of the token. No route takes the token in its URL.
     /// `signedIn` is asked only when the token is not shown (a look at the cookie saved at every request).
     public static func route(_ request: HTTPRequest, auth: BearerAuth, simRoutes: Bool,
                              signedIn: @autoclosure () -> Bool = false) -> Result<Route, HTTPResponse> {
         // The table is read once: a lookup hashes the path.
         let entry = entry(request.path, simRoutes: simRoutes)
         let routed = route(entry, method: request.method, path: request.path, query: request.query)
-        // The server's answer when it checked at the head (issue 21: checked once a request).
+        // The server's answer when it checked at the head: checked once a request.
         let allowed = switch entry?.access ?? .token {
         case .open: true
         case .token: request.showedToken ?? auth.allows(request)

@@ -65,7 +65,7 @@ extension HTTPServer {
     /// but `exchange` holds it: not MHD (a stream's response may still hold
     /// it), not a test. Its reply and stream let go of it in `finish`; a
     /// handler that kept the reply is seen to in `Exchange.begin`. Making one
-    /// exchange and reply a request was two allocations (issue 21).
+    /// exchange and reply a request would be two allocations.
     func reuse(_ exchange: inout Exchange) {
         guard isKnownUniquelyReferenced(&exchange) else { return }
         var body: [UInt8] = []

@@ -50,7 +50,7 @@ final class ServerPoll {
     /// A run is due. `follows`: the caller is certain a run comes before the
     /// loop waits (within a run, or the owner said so), so the counter is not
     /// signalled: it would be written and read back in the same turn, two
-    /// system calls for nothing (issue 21). From anywhere else it makes
+    /// system calls for nothing. From anywhere else it makes
     /// `descriptor` readable so the loop calls for a run.
     func wakeUp(follows: Bool) {
         guard !runDue else { return }

@@ -1,4 +1,4 @@
-/// The page's session cookie (issue 20): its name, reading it from a
+/// The page's session cookie: its name, reading it from a
 /// request's `Cookie` header, and the `Set-Cookie` values that give and end it.
 public enum SessionCookie {
     public static let name = "studio-body-session"

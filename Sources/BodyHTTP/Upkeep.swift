@@ -16,7 +16,7 @@ extension HTTPServer {
     /// second, say): the socket is shut down, and MHD, woken by the hang-up,
     /// closes the connection (and completes a request as failed).
     private func cutOffLate() {
-        // Looked for before any list is made: nothing waits after most runs (issue 21).
+        // Looked for before any list is made: nothing waits after most runs.
         guard hangups?.firstHeadWaiting != nil || live.contains(where: { $0.state.isReadingBody }) else { return }
         let heads = hangups?.headsWaiting ?? []
         let bodies = live.filter { $0.state.isReadingBody }.map { ($0, $0.headAt) }

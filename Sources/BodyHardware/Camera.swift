@@ -78,7 +78,7 @@ public final class Camera {
 
     /// Like `readFrame`, but a YUYV frame comes back copied and not encoded
     /// (`.yuyv`): the caller encodes it on a thread of its own
-    /// (`encoderForWorker`), so the loop never waits for an encode (issue 13).
+    /// (`encoderForWorker`), so the loop never waits for an encode.
     public func readRaw() throws(CameraError) -> CameraFrame? {
         try read(encoding: false)
     }

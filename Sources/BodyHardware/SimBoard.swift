@@ -8,7 +8,7 @@ public import BodySystem
 /// Like a real line, each edge arrives when its time comes and a read says
 /// the level at that moment: the edge descriptor is a timerfd armed for the
 /// next edge due, so a press is confirmed by the contact's reading at its
-/// window's end as a finger's is (issue 18), not by edges handed over early.
+/// window's end as a finger's is, not by edges handed over early.
 public final class SimBoard: Board {
     public let outputs = OutputRole.allCases
     public let buttons = ButtonRole.allCases
@@ -17,10 +17,10 @@ public final class SimBoard: Board {
     public static let pressLength = 0.1
 
     /// The lines' state, one value reached once a call: the fields of a class,
-    /// reached one by one, are each checked for exclusive access (issue 21).
+    /// reached one by one, are each checked for exclusive access.
     private var lines = Lines()
     private var timer: MonotonicTimer?
-    /// The timer's descriptor as a list, kept: the agent asks for it at every reading (issue 21).
+    /// The timer's descriptor as a list, kept: the agent asks for it at every reading.
     public private(set) var edgeDescriptors: [FileDescriptor] = []
 
     public init() throws(BoardError) {
@@ -81,16 +81,16 @@ public final class SimBoard: Board {
 
 /// The sim board's lines: the outputs' levels, and the edges delivered and to come.
 private struct Lines {
-    // Tables by the role's place, not sets or dictionaries: no hashing at every edge (issue 21).
+    // Tables by the role's place, not sets or dictionaries: no hashing at every edge.
     var levels = RoleTable<OutputRole, Bool>()
     /// The levels the delivered edges left.
     var down = RoleTable<ButtonRole, Bool>()
     /// Edges not delivered yet, in time order.
     var due: [ButtonEdge] = []
     /// When the timer is armed for (nil: not armed), so an unchanged next edge costs no
-    /// `timerfd_settime` (a two-press schedules four edges at once; issue 21).
+    /// `timerfd_settime` (a two-press schedules four edges at once).
     var armedFor: Double?
-    /// What `take` hands over, reused from read to read (issue 21).
+    /// What `take` hands over, reused from read to read, so a read allocates nothing.
     var delivered: [ButtonEdge] = []
 
     mutating func schedule(_ edge: ButtonEdge, on timer: MonotonicTimer) {
@@ -103,7 +103,7 @@ private struct Lines {
     mutating func take(dueBy now: Double, on timer: MonotonicTimer) throws(BoardError) -> [ButtonEdge] {
         // No edge due: the timer has not fired (it is armed for the first edge, and
         // re-armed whenever that changes), so there is nothing to read. A reading at
-        // a window's end asks here first: no read and no re-arm then (issue 21).
+        // a window's end asks here first: no read and no re-arm then.
         guard let first = due.first, first.at <= now else { return [] }
         do throws(Errno) { _ = try timer.drain() } catch {
             throw BoardError(.other, "sim board: cannot read its edge timer: \(error.words)")
@@ -123,7 +123,7 @@ private struct Lines {
     }
 
     /// Mutating only to be reached in place: a read of the board's `lines`
-    /// for a call copied them, a retain and release of each list (issue 21).
+    /// for a call would copy them, a retain and release of each list.
     mutating func isPressed(_ button: ButtonRole, at now: Double) -> Bool {
         var i = due.endIndex
         while i > due.startIndex {

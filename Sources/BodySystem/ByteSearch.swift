@@ -9,7 +9,7 @@ public enum ByteSearch {
     }
 
     /// The bytes of a C string before its NUL: each header line of every
-    /// request is measured (issue 21: a Swift loop was four instructions a byte).
+    /// request is measured (a Swift loop would be four instructions a byte).
     public static func length(ofCString text: UnsafePointer<CChar>) -> Int {
         system_strlen(text)
     }

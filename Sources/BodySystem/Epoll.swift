@@ -32,7 +32,7 @@ public final class Epoll {
     public var descriptor: FileDescriptor? { raw < 0 ? nil : FileDescriptor(rawValue: raw) }
     /// The number itself, -1 once closed: a private plain integer, which the
     /// optimizer can prove no access overlaps, so a wait makes no runtime
-    /// exclusivity check for it (issue 21: a public optional was one a wait).
+    /// exclusivity check for it (a public optional would be one a wait).
     private var raw: Int32
     /// Where the kernel's events land, made again only when a wait asks for
     /// more than it holds; `wait` reads them in place.
@@ -84,8 +84,8 @@ public final class Epoll {
     }
 
     /// The events one wait reported, read from the set's buffer as they are
-    /// asked for: no list is made a wait (issue 21: an array kept by the set
-    /// was three runtime exclusivity checks a wait). It holds the buffer, so
+    /// asked for: no list is made a wait (an array kept by the set
+    /// would be three runtime exclusivity checks a wait). It holds the buffer, so
     /// it is never read after the buffer is freed.
     public struct Ready: RandomAccessCollection {
         let events: EventBuffer

@@ -4,8 +4,8 @@
 public final class EventCounter: @unchecked Sendable {
     // Written only by init and close, which the owner calls on its own thread.
     /// Stored privately, read through `descriptor`: a public stored property
-    /// may be read from other modules, so each read here was a runtime
-    /// exclusivity check, at every wake (issue 21).
+    /// may be read from other modules, so each read here would be a runtime
+    /// exclusivity check, at every wake.
     private var fd: FileDescriptor?
     public var descriptor: FileDescriptor? { fd }
 

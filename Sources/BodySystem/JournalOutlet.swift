@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Where the log's lines go (standard error: journald's stream under
-/// systemd), without ever making the loop wait for the reader (issue 22).
+/// systemd), without ever making the loop wait for the reader.
 ///
 /// A line that cannot be written at once waits in a bounded buffer, in order,
 /// and goes out when the stream can take it again: the loop watches
@@ -80,7 +80,7 @@ public final class JournalOutlet: Sendable {
 
     /// One line given as its prefix and its words; the newline is added here.
     /// They go straight into the waiting bytes, which keep their room: no
-    /// line is built first (issue 21: that was two or three allocations a line).
+    /// line is built first (that would be two or three allocations a line).
     public func write(prefix: String, _ words: String, at now: @autoclosure () -> Double = SystemClock.monotonic()) {
         guard way != .blocking else {
             // The whole line in one write, from a buffer on the stack.

@@ -3,8 +3,8 @@
 /// The C functions are `timerfd_create` and `timerfd_settime`.
 public final class MonotonicTimer {
     /// Stored privately, read through `descriptor`: a public stored property
-    /// may be read from other modules, so each read here was a runtime
-    /// exclusivity check, at every wake (issue 21).
+    /// may be read from other modules, so each read here would be a runtime
+    /// exclusivity check, at every wake.
     private var fd: FileDescriptor?
     public var descriptor: FileDescriptor? { fd }
 

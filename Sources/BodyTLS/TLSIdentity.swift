@@ -1,7 +1,7 @@
 internal import CTLS
 public import BodyCore
 
-/// The body's own key and self-signed certificate (issue 19), in its state
+/// The body's own key and self-signed certificate, in its state
 /// directory as `tls.key` and `tls.crt`, both mode 0600. Made once, on the
 /// first start that finds neither; read at every later start; made again
 /// only when asked (`studio-body tls --renew`). The one file that calls

@@ -56,7 +56,7 @@ enum Check {
     }
 }
 
-/// What the lamp's line drives and what it does while unread (issue 35).
+/// What the lamp's line drives and what it does while unread.
 func lampWords(_ board: BoardConfig) -> String {
     ", drives \(board.lampDrives.words) (\(board.lampDrives.unreadWords(board.unreadLamp)))"
 }
@@ -86,7 +86,7 @@ enum LampOff {
     }
 }
 
-/// Issue 18: what the window does, so a person setting 0 sees what it turns off.
+/// What the window does, so a person setting 0 sees what it turns off.
 private func debounceWords(_ seconds: Double) -> String {
     let written = WrittenDuration.written(seconds)
     return seconds > 0

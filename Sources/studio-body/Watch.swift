@@ -4,7 +4,7 @@ import BodyCore
 import BodyHardware
 import BodySystem
 
-/// `studio-body watch` (issue 20): the board's lines held for a person wiring
+/// `studio-body watch`: the board's lines held for a person wiring
 /// it, with the service stopped. What an edge, a reading or a key means is
 /// `WiringWatch`'s; this loop only waits on the lines, the keys, the clock and
 /// the signals, and carries out its steps. Every way out darkens and releases.

@@ -3,8 +3,8 @@ import BodyHardware
 import BodySystem
 
 /// Encodes YUYV frames to JPEG on a thread of its own, so the loop never waits
-/// for an encode and a press is never queued behind a frame (issue 13: while a
-/// preview streamed in the VM, a press reached /ears 15x slower). One frame
+/// for an encode and a press is never queued behind a frame (encoded on the
+/// loop, a streaming preview makes a press reach /ears 15x slower in the VM). One frame
 /// waits at most: a newer one replaces it, so the preview shows the newest
 /// and never falls behind. Each JPEG goes back to the loop through `deliver`.
 final class FrameEncoder: @unchecked Sendable {

@@ -69,7 +69,7 @@ public final class PreviewService: @unchecked Sendable {
     /// "running: YUYV 640x480 @15 (encoded)", "stopped: closed by Oriel",
     /// "stopped: camera unplugged (/dev/video0)", "stopped: no camera configured".
     /// Kept as the camera and the reason change, not made at every read: the
-    /// status document says it at every request (issue 21).
+    /// status document says it at every request.
     public private(set) var words: String
 
     private static func words(_ camera: Camera?, _ stoppedWhy: String) -> String {

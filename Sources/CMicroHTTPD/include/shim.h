@@ -116,7 +116,7 @@ static inline void body_mhd_client_address(struct MHD_Connection *connection, ch
     if (info == NULL || info->client_addr == NULL) return;
     const struct sockaddr *sa = info->client_addr;
     if (sa->sa_family == AF_INET && size >= 16) {
-        // What inet_ntop writes, without its sprintf: at every request (issue 21).
+        // What inet_ntop writes, without its sprintf: this runs at every request.
         const unsigned char *b = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
         size_t n = 0;
         for (int i = 0; i < 4; i++) {
