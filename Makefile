@@ -173,11 +173,6 @@ else
 		systemctl restart studio-body.service && \
 		echo "install: restarted the running studio-body service, so it runs the new program"; \
 	fi
-	@# The Pi camera's feeder runs the same program (camera-feed): it restarts too.
-	@if [ -d /run/systemd/system ] && systemctl is-active --quiet studio-body-picamera.service; then \
-		systemctl restart studio-body-picamera.service && \
-		echo "install: restarted the running studio-body-picamera service, so its camera-feed is the new program"; \
-	fi
 	@echo "install: done. Next: edit $(CONFDIR)/body.conf, check it with 'sudo -u $(SERVICE_USER) $(BINDIR)/studio-body check --config $(CONFDIR)/body.conf', then 'sudo systemctl enable --now studio-body'"
 endif
 
