@@ -59,10 +59,13 @@ EDIT = sed -e 's|/usr/local/bin/studio-body|$(BINDIR)/studio-body|g' \
            -e 's|/usr/local/share/doc/studio-body|$(DOCDIR)|g' \
            -e 's|/etc/studio-body|$(CONFDIR)|g' \
            -e 's|^User=studio-body|User=$(SERVICE_USER)|' \
-           -e 's|^Group=studio-body|Group=$(SERVICE_USER)|'
+           -e 's|^Group=studio-body|Group=$(SERVICE_USER)|' \
+           -e 's|^SocketUser=studio-body|SocketUser=$(SERVICE_USER)|' \
+           -e 's|^SocketGroup=studio-body|SocketGroup=$(SERVICE_USER)|'
 
 BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring.svg
-UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service systemd/studio-body-picamera.service
+UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service systemd/studio-body-picamera.service \
+              systemd/studio-body-picamera.socket
 RULES       = udev/70-studio-body.rules
 
 .PHONY: all build built http-bench install install-files install-config install-token install-system uninstall deb
@@ -168,21 +171,33 @@ else
 		done; \
 		udevadm settle --timeout=10 || true; \
 	else echo "install: systemd is not running here: not reloading systemd or udev"; fi
-	@# A running service still runs the old program until it starts again.
-	@if [ -d /run/systemd/system ] && systemctl is-active --quiet studio-body.service; then \
-		systemctl restart studio-body.service && \
-		echo "install: restarted the running studio-body service, so it runs the new program"; \
+	@# The Pi camera ran always before: its old enabling (the service in multi-user.target)
+	@# becomes the socket that starts it only for a tap.
+	@if [ -d /run/systemd/system ] && [ -L /etc/systemd/system/multi-user.target.wants/studio-body-picamera.service ]; then \
+		rm -f /etc/systemd/system/multi-user.target.wants/studio-body-picamera.service && \
+		systemctl daemon-reload && systemctl stop studio-body-picamera.service && \
+		systemctl enable --now studio-body-picamera.socket && \
+		echo "install: the Pi camera now runs only during a tap: studio-body-picamera.socket is enabled in place of the always-on service; set 'wake = /run/studio-body-picamera.sock' in [camera] of $(CONFDIR)/body.conf"; \
+	fi
+	@# Every running unit runs the new program: the body again (which ends a tap's feeder with
+	@# its connection; the next tap starts the new one), and the camera's socket anew.
+	@if [ -d /run/systemd/system ]; then \
+		if systemctl is-active --quiet studio-body-picamera.socket; then \
+			systemctl restart studio-body-picamera.socket && echo "install: restarted studio-body-picamera.socket"; fi; \
+		if systemctl is-active --quiet studio-body.service; then \
+			systemctl restart studio-body.service && \
+			echo "install: restarted the running studio-body service, so it runs the new program"; fi; \
 	fi
 	@echo "install: done. Next: edit $(CONFDIR)/body.conf, check it with 'sudo -u $(SERVICE_USER) $(BINDIR)/studio-body check --config $(CONFDIR)/body.conf', then 'sudo systemctl enable --now studio-body'"
 endif
 
 uninstall:
 ifeq ($(DESTDIR),)
-	@if [ -d /run/systemd/system ]; then systemctl disable --now studio-body.service studio-body-picamera.service || true; fi
+	@if [ -d /run/systemd/system ]; then systemctl disable --now studio-body.service studio-body-picamera.socket studio-body-picamera.service || true; fi
 endif
 	rm -f $(DESTDIR)$(BINDIR)/studio-body
 	rm -f $(DESTDIR)$(UNITDIR)/studio-body.service $(DESTDIR)$(UNITDIR)/studio-body-gnss@.service \
-		$(DESTDIR)$(UNITDIR)/studio-body-picamera.service
+		$(DESTDIR)$(UNITDIR)/studio-body-picamera.service $(DESTDIR)$(UNITDIR)/studio-body-picamera.socket
 	rm -f $(DESTDIR)$(UDEVDIR)/70-studio-body.rules
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/board/,$(notdir $(BOARD_FILES)))
 	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(DOCDIR)/README.md

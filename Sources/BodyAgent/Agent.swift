@@ -179,7 +179,7 @@ public final class Agent: @unchecked Sendable {
         // turn's log step, after the lamp and the answer, like every other line.
         location = WhereService(loop: loop, allowed: setup.config.locationAllowed, host: setup.config.gpsdHost,
                                 port: setup.config.gpsdPort, log: { [unowned self] in self.say($0) })
-        preview = PreviewService(loop: loop, device: setup.config.cameraDevice, width: setup.config.cameraWidth,
+        preview = PreviewService(loop: loop, device: setup.config.cameraDevice, wake: setup.config.cameraWake, width: setup.config.cameraWidth,
                                  height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { [unowned self] in self.say($0) })
     }
 

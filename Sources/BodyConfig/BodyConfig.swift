@@ -33,6 +33,9 @@ public struct BodyConfig: Equatable, Sendable {
     public var gpsdHost: String
     public var gpsdPort: UInt16
     public var cameraDevice: String?
+    /// The Pi camera's feeder socket, connected to for each opening of the
+    /// eyes (studio-body-picamera.socket); nil for a camera that is simply there.
+    public var cameraWake: String?
     public var cameraWidth: Int
     public var cameraHeight: Int
     public var cameraFPS: Int
@@ -46,7 +49,7 @@ public struct BodyConfig: Equatable, Sendable {
         "oriel": ["url", "silence", "pin"],
         "board": ["file"],
         "location": ["allowed", "gpsd"],
-        "camera": ["device", "size", "fps"],
+        "camera": ["device", "size", "fps", "wake"],
     ]
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> BodyConfig {
@@ -97,6 +100,14 @@ public struct BodyConfig: Equatable, Sendable {
             }
             (width, height) = (w, h)
         }
+        if let wake = camera.entry("wake") {
+            guard wake.value.hasPrefix("/"), wake.value.utf8.count < 108 else {
+                throw camera.fail(wake, "expected the feeder's socket as an absolute path such as /run/studio-body-picamera.sock, found \(wake.value)")
+            }
+            guard camera.string("device") != nil else {
+                throw camera.fail(wake, "wake needs a device: the loopback node the feeder fills, such as device = /dev/studio-camera")
+            }
+        }
         let name = body.string("name") ?? "studio"
         return BodyConfig(
             file: file, name: String(name.prefix(64)), listenHost: host, listenPort: port,
@@ -112,7 +123,7 @@ public struct BodyConfig: Equatable, Sendable {
             boardFileLine: boardEntry.line,
             locationAllowed: try location.bool("allowed", default: false),
             gpsdHost: gpsdHost, gpsdPort: gpsdPort,
-            cameraDevice: camera.string("device"), cameraWidth: width, cameraHeight: height,
+            cameraDevice: camera.string("device"), cameraWake: camera.string("wake"), cameraWidth: width, cameraHeight: height,
             cameraFPS: try camera.int("fps", default: 15, in: 1...120))
     }
 

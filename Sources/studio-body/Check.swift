@@ -31,7 +31,7 @@ enum Check {
         say(tls.line)
         ok = ok && tls.ok
         say("  location: \(c.locationAllowed ? "allowed, gpsd at \(c.gpsdHost):\(c.gpsdPort)" : "not allowed")")
-        say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" } ?? "none")")
+        say("  camera: \(c.cameraDevice.map { "\($0) \(c.cameraWidth)x\(c.cameraHeight) @\(c.cameraFPS) fps" + (c.cameraWake.map { ", woken through \($0)" } ?? "") } ?? "none")")
         guard !setup.board.simulated else {
             say("board sim: the simulated board, every role present (\(OutputRole.allCases.map(\.rawValue).joined(separator: ", ")); buttons \(ButtonRole.allCases.map(\.rawValue).joined(separator: ", ")))\(lampWords(setup.board))")
             return ok ? 0 : 1

@@ -14,7 +14,9 @@ usage: studio-body --config FILE            run the body
                                             say the body's certificate and pin; --renew makes a new key and certificate
        studio-body watch --config FILE      for wiring (service stopped): each button's edges and verdicts live, keys light outputs
        studio-body demo [--port N]          run on the simulated board with a demo hub, for a first look
-       studio-body camera-feed DEVICE       MJPEG on standard input into a v4l2loopback node (a Pi camera)
+       studio-body camera-feed [--wake-fd N] --source COMMAND DEVICE
+                                            the camera COMMAND's MJPEG into a v4l2loopback node (a Pi camera);
+                                            --wake-fd: only while the body's connection lasts (studio-body-picamera.socket)
        studio-body --version
 """
 
@@ -65,8 +67,18 @@ case "watch":
     guard let path = option("--config", in: args) else { fail("watch needs --config FILE\n\(usage)", code: 2) }
     exit(Watch.run(load(path, token: false)))
 case "camera-feed":
-    guard args.count == 2 else { fail("camera-feed needs the v4l2loopback node, e.g. /dev/studio-camera\n\(usage)", code: 2) }
-    exit(CameraFeed.run(device: args[1]))
+    let wake = option("--wake-fd", in: args).map { n in
+        guard let fd = Int32(n), fd >= 3 else { fail("camera-feed: --wake-fd takes a descriptor number of 3 or more, found \(n)", code: 2) }
+        return FileDescriptor(rawValue: fd)
+    }
+    guard let source = option("--source", in: args), !source.isEmpty else {
+        fail("camera-feed needs --source COMMAND, the camera's MJPEG on standard output (rpicam-vid --codec mjpeg -o -)\n\(usage)", code: 2)
+    }
+    let named = Set(args.indices.filter { args[$0] == "--wake-fd" || args[$0] == "--source" }.flatMap { [$0, $0 + 1] })
+    let rest = args.indices.dropFirst().filter { !named.contains($0) }.map { args[$0] }
+    guard rest.count == 1 else { fail("camera-feed needs the v4l2loopback node, e.g. /dev/studio-camera\n\(usage)", code: 2) }
+    SignalDescriptor.ignoreBrokenPipe()  // the body gone is a closed connection, not a death
+    exit(CameraFeed.run(device: rest[0], source: source, wake: wake))
 case "demo":
     let port = option("--port", in: args).map { UInt16($0) ?? 0 } ?? 8790
     exit(Demo.run(port: port, version: version))

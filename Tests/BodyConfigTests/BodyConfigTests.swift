@@ -160,6 +160,13 @@ struct BodyConfigTests {
         #expect(c.cameraWidth == width && c.cameraHeight == height && c.cameraFPS == fps)
     }
 
+    @Test("the Pi camera's feeder socket is read with the device; none by default")
+    func cameraWake() throws {
+        let c = try BodyConfig.parse("[camera]\ndevice = /dev/studio-camera\nwake = /run/studio-body-picamera.sock\n" + minimalBody, file: "f")
+        #expect(c.cameraDevice == "/dev/studio-camera" && c.cameraWake == "/run/studio-body-picamera.sock")
+        #expect(try BodyConfig.parse("[camera]\ndevice = /dev/video0\n" + minimalBody, file: "f").cameraWake == nil)
+    }
+
     @Test("a file that names no board is refused", arguments: [
         ("[body]\nname = a\n", "f: [board] file is missing: name a board file, or sim for the simulated board"),
         ("", "f: [board] file is missing: name a board file, or sim for the simulated board"),
@@ -184,7 +191,11 @@ struct BodyConfigTests {
         ("[oriel]\ntimeout = 1s\n", "f:2: unknown key timeout in [oriel]; known keys: pin, silence, url"),
         ("[board]\nfile = sim\nkind = sim\n", "f:3: unknown key kind in [board]; known keys: file"),
         ("[location]\ngps = x\n", "f:2: unknown key gps in [location]; known keys: allowed, gpsd"),
-        ("[camera]\nwidth = 640\n", "f:2: unknown key width in [camera]; known keys: device, fps, size"),
+        ("[camera]\nwidth = 640\n", "f:2: unknown key width in [camera]; known keys: device, fps, size, wake"),
+        ("[camera]\ndevice = /dev/studio-camera\nwake = run/studio-body-picamera.sock\n",
+         "f:3: [camera] wake: expected the feeder's socket as an absolute path such as /run/studio-body-picamera.sock, found run/studio-body-picamera.sock"),
+        ("[camera]\nwake = /run/studio-body-picamera.sock\n",
+         "f:2: [camera] wake: wake needs a device: the loopback node the feeder fills, such as device = /dev/studio-camera"),
         ("[body]\nlisten = 8790\n", "f:2: [body] listen: expected HOST:PORT such as 0.0.0.0:8790, found 8790"),
         ("[body]\nlisten = 0.0.0.0:notaport\n", "f:2: [body] listen: expected HOST:PORT such as 0.0.0.0:8790, found 0.0.0.0:notaport"),
         ("[body]\nlisten = h:65536\n", "f:2: [body] listen: expected HOST:PORT such as 0.0.0.0:8790, found h:65536"),

@@ -10,12 +10,16 @@ import BodyHTTP
 public final class PreviewService: @unchecked Sendable {
     private let loop: EventLoop
     private let device: String?
+    /// The Pi camera's feeder socket: woken for each opening, its camera off otherwise.
+    private let wake: String?
     private let width: Int
     private let height: Int
     private let fps: Int
     private let log: (String) -> Void
 
-    private var camera: Camera? { didSet { words = Self.words(camera, stoppedWhy) } }
+    private var camera: Camera? { didSet { words = Self.words(camera, feeder, stoppedWhy) } }
+    /// While the feeder is woken (before and while the camera runs).
+    private var feeder: FeederWake? { didSet { words = Self.words(camera, feeder, stoppedWhy) } }
     private var encoder: FrameEncoder?
     /// Counts camera opens: a JPEG the worker finishes after a stop is dropped.
     private var opening = 0
@@ -25,7 +29,7 @@ public final class PreviewService: @unchecked Sendable {
     private var waiting: [UInt64: (reply: HTTPReply, timer: EventLoop.TimerID)] = [:]
     private var nextWaiting: UInt64 = 0
     /// Why the preview is not running, in words (what `words` says after "stopped: ").
-    public private(set) var stoppedWhy: String { didSet { words = Self.words(camera, stoppedWhy) } }
+    public private(set) var stoppedWhy: String { didSet { words = Self.words(camera, feeder, stoppedWhy) } }
     /// Wakeups in a row that brought no frame: a descriptor that keeps saying
     /// "readable" without frames must not spin the loop.
     private var idleWakeups = 0
@@ -45,16 +49,17 @@ public final class PreviewService: @unchecked Sendable {
     /// (`EyesGate.cameraGone`) and runs again only after a fresh opening.
     public var onGone: ((_ why: String) -> Void)?
 
-    public init(loop: EventLoop, device: String?, width: Int, height: Int, fps: Int,
+    public init(loop: EventLoop, device: String?, wake: String? = nil, width: Int, height: Int, fps: Int,
                 log: @escaping (String) -> Void) {
         self.loop = loop
         self.device = device
+        self.wake = wake
         self.width = width
         self.height = height
         self.fps = fps
         self.log = log
         stoppedWhy = device == nil ? "no camera configured" : "the eyes are closed"
-        words = Self.words(nil, stoppedWhy)
+        words = Self.words(nil, nil, stoppedWhy)
     }
 
     // Releases the device without telling anyone: the owner is going away too.
@@ -62,9 +67,11 @@ public final class PreviewService: @unchecked Sendable {
         if let watch { loop.unwatch(watch) }
         encoder?.stop()
         camera?.close()
+        feeder?.close()
     }
 
-    public var running: Bool { camera != nil }
+    /// Running, or waking the camera's feeder: a request waits for its first frame.
+    public var running: Bool { camera != nil || feeder != nil }
 
     /// "running: YUYV 640x480 @15 (encoded)", "stopped: closed by Oriel",
     /// "stopped: camera unplugged (/dev/video0)", "stopped: no camera configured".
@@ -72,8 +79,9 @@ public final class PreviewService: @unchecked Sendable {
     /// status document says it at every request.
     public private(set) var words: String
 
-    private static func words(_ camera: Camera?, _ stoppedWhy: String) -> String {
+    private static func words(_ camera: Camera?, _ feeder: FeederWake?, _ stoppedWhy: String) -> String {
         if let camera { return "running: \(camera.format)" }
+        if let feeder { return "starting: waking the camera's feeder (\(feeder.path))" }
         return "stopped: \(stoppedWhy)"
     }
 
@@ -85,12 +93,40 @@ public final class PreviewService: @unchecked Sendable {
             stop(why: why)
             return
         }
-        guard camera == nil else { return }
+        guard camera == nil, feeder == nil else { return }
         guard let device else {
             stoppedWhy = "no camera configured"
             say("eyes: preview not started (\(why)): no camera configured")
             return
         }
+        guard let wake else { return open(device, why: why) }
+        do throws(CameraWakeError) {
+            feeder = try FeederWake(path: wake, loop: loop, onReady: { [weak self] in self?.feederReady(device, why: why) },
+                                    onEnded: { [weak self] in self?.feederEnded($0) })
+            say("eyes: preview starting (\(why)): waking the camera's feeder at \(wake)")
+        } catch {
+            stoppedWhy = error.description
+            say("eyes: preview not started (\(why)): \(error)")
+        }
+    }
+
+    /// The feeder has a frame in the node: the capture opens as any camera's.
+    /// A node that cannot be opened ends the feeder too, and the gate hears it.
+    private func feederReady(_ device: String, why: String) {
+        open(device, why: why)
+        guard camera == nil else { return }
+        feeder?.close()
+        feeder = nil
+        onGone?(stoppedWhy)
+    }
+
+    /// The feeder ended (or never became ready): the capture stops in its words.
+    private func feederEnded(_ why: String) {
+        stop(why: why)
+        onGone?(why)
+    }
+
+    private func open(_ device: String, why: String) {
         do {
             let opened = try Camera.open(path: device, width: width, height: height, fps: fps)
             opening += 1
@@ -156,8 +192,9 @@ public final class PreviewService: @unchecked Sendable {
         }
         nextWaiting += 1
         let id = nextWaiting
-        let due = EventLoop.monotonic() + PreviewService.firstFrameWait
-        let timer = loop.schedule(at: due) { [weak self] in self?.firstFrameTimedOut(id) }
+        // A woken feeder has its own time to say ready before the first frame's.
+        let wait = PreviewService.firstFrameWait + (camera == nil ? FeederWake.readyWait : 0)
+        let timer = loop.schedule(at: EventLoop.monotonic() + wait) { [weak self] in self?.firstFrameTimedOut(id, after: wait) }
         waiting[id] = (reply, timer)
         reply.onClose = { [weak self] in
             guard let self, let gone = self.waiting.removeValue(forKey: id) else { return }
@@ -256,7 +293,7 @@ public final class PreviewService: @unchecked Sendable {
 
     private func stop(why: String, cause: String? = nil) {
         stoppedWhy = why
-        let wasRunning = camera != nil
+        let wasRunning = camera != nil || feeder != nil
         if let watch { loop.unwatch(watch) }
         watch = nil
         encoder?.stop()
@@ -264,6 +301,8 @@ public final class PreviewService: @unchecked Sendable {
         opening += 1
         camera?.close()
         camera = nil
+        feeder?.close()
+        feeder = nil
         latest = nil
         let ending = streams.values
         streams.removeAll()
@@ -291,11 +330,11 @@ public final class PreviewService: @unchecked Sendable {
         badFrames += 1
     }
 
-    private func firstFrameTimedOut(_ id: UInt64) {
+    private func firstFrameTimedOut(_ id: UInt64, after wait: Double) {
         guard let w = waiting.removeValue(forKey: id) else { return }
         let path = device ?? "the camera"
         let bad = badFrames > 0 ? " (it delivered \(lastBad ?? "bad frames"))" : ""
-        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(PreviewService.firstFrameWait)) s\(bad)"))
+        w.reply.send(.error(503, "camera: no frame from \(path) within \(Int(wait)) s\(bad)"))
     }
 
     /// Logs a line only when it differs from the last one: changes, not repeats.

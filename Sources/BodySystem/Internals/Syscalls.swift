@@ -455,3 +455,111 @@ internal func system_termios_keys(_ settings: inout termios) {
 internal func system_termios_reads_keys(_ settings: termios) -> Bool {
     settings.c_lflag & tcflag_t(ICANON | ECHO) == 0
 }
+
+// Local stream sockets (LocalSocket)
+
+/// A non-blocking, close-on-exec AF_UNIX stream socket connected to `path`
+/// (bytes, no NUL, shorter than `system_unix_path_capacity`): the descriptor,
+/// or -1 with errno (the socket closed again, errno kept).
+internal func system_connect_local(_ path: [UInt8]) -> Int32 {
+    let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+    let fd = Glibc.socket(AF_UNIX, flags, 0)
+    if fd < 0 { return -1 }
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+        for (i, b) in path.enumerated() { raw[i] = b }
+    }
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count + 1)
+    let rc = withUnsafePointer(to: &addr) { p in
+        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+    }
+    if rc < 0 {
+        let saved = Glibc.errno
+        _ = Glibc.close(fd)
+        Glibc.errno = saved
+        return -1
+    }
+    return fd
+}
+
+/// accept(2), then close-on-exec and non-blocking (Glibc's module has no
+/// accept4; the feeder that accepts spawns nothing in between): the
+/// connection, or -1 with errno (the connection closed again, errno kept).
+internal func system_accept(_ fd: Int32) -> Int32 {
+    let connection = Glibc.accept(fd, nil, nil)
+    if connection < 0 { return -1 }
+    if system_set_cloexec_nonblock(connection) < 0 {
+        let saved = Glibc.errno
+        _ = Glibc.close(connection)
+        Glibc.errno = saved
+        return -1
+    }
+    return connection
+}
+
+/// poll(2) for POLLIN on every descriptor of `fds`: what poll returned, and
+/// each one's revents in `ready` (POLLHUP and POLLERR count as readable: a
+/// read then says the end or the error).
+internal func system_poll_readable(_ fds: [Int32], _ ready: inout [Bool], _ milliseconds: Int32) -> Int32 {
+    var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    let rc = Glibc.poll(&pfds, nfds_t(pfds.count), milliseconds)
+    ready = pfds.map { $0.revents != 0 }
+    return rc
+}
+
+// Child processes (ChildProcess)
+
+/// posix_spawn(3) of `/bin/sh -c command` in a process group of its own, its
+/// standard output on `output`, every signal at its default and none blocked
+/// (an ignored SIGPIPE would outlive exec): the pid, or -1 with errno.
+internal func system_spawn_shell(_ command: String, output: Int32) -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    var attributes = posix_spawnattr_t()
+    guard posix_spawn_file_actions_init(&actions) == 0 else { return -1 }
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawnattr_init(&attributes) == 0 else { return -1 }
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t(), none = sigset_t()
+    sigfillset(&all)
+    sigemptyset(&none)
+    var rc = posix_spawn_file_actions_adddup2(&actions, output, 1)
+    if rc == 0 { rc = posix_spawnattr_setsigdefault(&attributes, &all) }
+    if rc == 0 { rc = posix_spawnattr_setsigmask(&attributes, &none) }
+    if rc == 0 { rc = posix_spawnattr_setpgroup(&attributes, 0) }
+    let flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP
+    if rc == 0 { rc = posix_spawnattr_setflags(&attributes, Int16(flags)) }
+    // The argument strings are copied and freed here: no pointer outlives its owner.
+    let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (word: String) in strdup(word) } + [nil]
+    defer { for p in argv { free(p) } }
+    var pid: pid_t = 0
+    if rc == 0, argv.dropLast().allSatisfy({ $0 != nil }) {
+        rc = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
+    } else if rc == 0 {
+        rc = ENOMEM
+    }
+    if rc != 0 {
+        Glibc.errno = rc
+        return -1
+    }
+    return pid
+}
+
+/// kill(2); a negative pid names a process group.
+internal func system_kill(_ pid: Int32, _ signal: Int32) -> Int32 {
+    Glibc.kill(pid, signal)
+}
+
+/// waitpid(2) without waiting: 0 while `pid` runs, `pid` once it ended (its
+/// wait status in `status`), -1 with errno.
+internal func system_wait_nohang(_ pid: Int32, _ status: inout Int32) -> Int32 {
+    Glibc.waitpid(pid, &status, WNOHANG)
+}
+
+/// waitpid(2), waiting: `pid` once it ended (its wait status in `status`), -1 with errno.
+internal func system_wait(_ pid: Int32, _ status: inout Int32) -> Int32 {
+    Glibc.waitpid(pid, &status, 0)
+}
+
+internal let system_SIGTERM = SIGTERM
+internal let system_SIGKILL = SIGKILL

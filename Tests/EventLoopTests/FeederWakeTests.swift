@@ -1,0 +1,125 @@
+import Testing
+import Glibc
+@testable import BodyAgent
+import BodySystem
+
+/// The preview with a Pi camera's feeder (`[camera] wake`): the test plays
+/// studio-body-picamera.socket, listening where the body connects.
+@Suite("The preview wakes the Pi camera's feeder only while it runs")
+final class FeederWakeTests {
+    let path = "/tmp/studio-body-wake-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let listening: FileDescriptor
+    let loop: EventLoop
+    var lines: [String] = []
+    var gone: [String] = []
+
+    init() throws {
+        loop = try EventLoop()
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in bytes.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        listening = FileDescriptor(rawValue: fd)
+        try #require(rc == 0 && listen(fd, 4) == 0)
+        try listening.makeNonBlocking()
+    }
+
+    deinit {
+        try? listening.close()
+        unlink(path)
+    }
+
+    func preview(device: String = "/nonexistent/studio-camera") -> PreviewService {
+        let service = PreviewService(loop: loop, device: device, wake: path, width: 64, height: 48, fps: 15) { [unowned self] in self.lines.append($0) }
+        service.onGone = { [unowned self] in self.gone.append($0); self.loop.stop() }
+        return service
+    }
+
+    /// The feeder's side of the body's connection, once the body made it.
+    func feederSide() throws -> FileDescriptor {
+        try #require(try LocalSocket.accept(from: listening))
+    }
+
+    /// Runs the loop until the preview says it is gone (a guard ends a loop that never would).
+    func runUntilGone() throws {
+        let guardTimer = loop.schedule(at: EventLoop.monotonic() + 10) { [loop] in loop.stop() }
+        try loop.run()
+        loop.cancel(guardTimer)
+    }
+
+    func ended(_ side: FileDescriptor) throws -> Bool {
+        guard try FileDescriptor.waitReadable([side], seconds: 5) == [true] else { return false }
+        var byte: UInt8 = 0
+        return try withUnsafeMutableBytes(of: &byte) { try side.read(into: $0) } == 0
+    }
+
+    @Test("no connection before the eyes open; opening connects and waits for ready")
+    func wakes() throws {
+        let service = preview()
+        #expect(try LocalSocket.accept(from: listening) == nil)
+        service.run(true, why: "opened by Oriel")
+        #expect(service.running)
+        #expect(service.words == "starting: waking the camera's feeder (\(path))")
+        let side = try feederSide()
+        defer { try? side.close() }
+        service.run(true, why: "opened by Oriel")  // a second verdict does not connect twice
+        #expect(try LocalSocket.accept(from: listening) == nil)
+        service.run(false, why: "closed by Oriel")
+        #expect(try ended(side), "closing the eyes ends the connection, and so the camera")
+        #expect(service.words == "stopped: closed by Oriel")
+    }
+
+    @Test("the feeder's error reaches the preview's words and the gate, in the feeder's words")
+    func feederFails() throws {
+        let service = preview()
+        service.run(true, why: "opened by Oriel")
+        let side = try feederSide()
+        try side.writeAll(Array("error the camera's stream ended after 0 frames: rpicam-vid exited with status 255\n".utf8))
+        try side.close()
+        try runUntilGone()
+        let why = "camera: the camera's feeder stopped: the camera's stream ended after 0 frames: rpicam-vid exited with status 255"
+        #expect(gone == [why])
+        #expect(!service.running)
+        #expect(service.words == "stopped: \(why)")
+    }
+
+    @Test("a feeder that ends without a word is said so, with where to look")
+    func feederSilent() throws {
+        let service = preview()
+        service.run(true, why: "opened by Oriel")
+        try feederSide().close()
+        try runUntilGone()
+        #expect(gone == ["camera: the camera's feeder ended without a word (journalctl -u studio-body-picamera)"])
+    }
+
+    @Test("ready opens the node; a node that cannot be opened ends the feeder too")
+    func readyButNoNode() throws {
+        let service = preview()
+        service.run(true, why: "opened by Oriel")
+        let side = try feederSide()
+        defer { try? side.close() }
+        try side.writeAll(Array("ready\n".utf8))
+        try runUntilGone()
+        #expect(gone == ["camera not found (/nonexistent/studio-camera)"])
+        #expect(try ended(side), "the camera must not run for a preview that is not running")
+        #expect(!service.running)
+    }
+
+    @Test("no socket, or nobody listening: not started, in words that say what to enable")
+    func unreachable() throws {
+        try listening.close()
+        let service = preview()
+        service.run(true, why: "opened by Oriel")
+        #expect(!service.running)
+        #expect(service.words == "stopped: camera: nothing listens on \(path) (studio-body-picamera.socket stopped or failed? systemctl status studio-body-picamera.socket)")
+        unlink(path)
+        service.run(true, why: "opened by Oriel")
+        #expect(service.words.hasPrefix("stopped: camera: no feeder socket at \(path) (is studio-body-picamera.socket enabled?"))
+    }
+}
