@@ -12,6 +12,9 @@ final class FeederWakeTests {
     let loop: EventLoop
     var lines: [String] = []
     var gone: [String] = []
+    /// Closed by the test that needs nobody listening: closed once, never again, since
+    /// the number may be another test's descriptor by then (they run in parallel).
+    var listeningClosed = false
 
     init() throws {
         loop = try EventLoop()
@@ -31,7 +34,7 @@ final class FeederWakeTests {
     }
 
     deinit {
-        try? listening.close()
+        if !listeningClosed { try? listening.close() }
         unlink(path)
     }
 
@@ -98,6 +101,18 @@ final class FeederWakeTests {
         #expect(gone == ["camera: the camera's feeder ended without a word (journalctl -u studio-body-picamera)"])
     }
 
+    @Test("a feeder that floods garbage is read in bounded pieces, and its last words still count")
+    func flood() throws {
+        let service = preview()
+        service.run(true, why: "opened by Oriel")
+        let side = try feederSide()
+        try side.writeAll([UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10) + Array("\nready now\nerror the sensor is gone\n".utf8))
+        try side.close()
+        try runUntilGone()
+        #expect(gone == ["camera: the camera's feeder stopped: the sensor is gone"])
+        #expect(!service.running)
+    }
+
     @Test("ready opens the node; a node that cannot be opened ends the feeder too")
     func readyButNoNode() throws {
         let service = preview()
@@ -113,6 +128,7 @@ final class FeederWakeTests {
 
     @Test("no socket, or nobody listening: not started, in words that say what to enable")
     func unreachable() throws {
+        listeningClosed = true
         try listening.close()
         let service = preview()
         service.run(true, why: "opened by Oriel")

@@ -20,9 +20,13 @@ final class FeederWake {
     private let onReady: () -> Void
     private let onEnded: (String) -> Void
 
-    /// How long the feeder may take to start the camera and say `ready`
-    /// (rpicam-vid starts libcamera, which takes a second or two on a Pi).
-    static let readyWait = 10.0
+    /// How long the feeder may take to start the camera and say `ready`: its
+    /// unit loads v4l2loopback and waits for udev (up to 10 s) the first
+    /// time, and libcamera takes a second or two on a Pi.
+    static let readyWait = 15.0
+    /// Reads a wakeup at most: a feeder that floods the connection cannot
+    /// hold the loop (the watch is level-triggered and comes back).
+    static let readsPerWakeup = 8
 
     /// Connects and waits for `ready` (then `onReady`) or the end (then
     /// `onEnded` with why, once). Throws the reason in words when the socket
@@ -74,7 +78,7 @@ final class FeederWake {
     private func readable() {
         guard let connection else { return }
         var buffer = [UInt8](repeating: 0, count: 512)
-        while true {
+        for _ in 0..<Self.readsPerWakeup {
             let read = buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try connection.read(into: raw) } }
             let n: Int?
             switch valueOrNilIfWouldBlock(read) {
