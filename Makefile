@@ -64,6 +64,19 @@ EDIT = sed -e 's|/usr/local/bin/studio-body|$(BINDIR)/studio-body|g' \
            -e 's|^SocketGroup=studio-body|SocketGroup=$(SERVICE_USER)|'
 
 BOARD_FILES = board/raspberrypi.conf board/sim.conf board/WIRING.md board/wiring.svg
+# The README and every page its links reach, installed under DOCDIR in the repository's layout
+# (DOCDIR/docs/install.md, DOCDIR/board/WIRING.md), so each relative link in the installed copies
+# resolves as it does in the repository: the same text, unedited. scripts/test-install follows
+# every link in the installed tree; a page linked and not listed here fails it.
+DOC_FILES   = README.md \
+              docs/DESIGN.md docs/api.md docs/benchmarks.md docs/browser.md docs/decisions.md \
+              docs/event-loop.md docs/eyes.md docs/install.md docs/metrics.md docs/operations.md \
+              docs/packaging.md docs/reliability.md docs/shape.md docs/testing.md docs/tls.md \
+              docs/where.md \
+              docs/screenshots/page-asking-1280.png docs/screenshots/page-on-390.png \
+              docs/screenshots/page-wrong-token-390.png \
+              board/WIRING.md board/wiring.svg
+DOC_DIRS    = docs/screenshots docs board
 UNITS       = systemd/studio-body.service systemd/studio-body-gnss@.service systemd/studio-body-picamera.service \
               systemd/studio-body-picamera.socket
 RULES       = udev/70-studio-body.rules
@@ -119,7 +132,8 @@ install-files: built
 	$(INSTALL) -m 0644 $(BOARD_FILES) $(DESTDIR)$(DATADIR)/board/
 	$(EDIT) board/body.conf.example > $(DESTDIR)$(DATADIR)/body.conf.example
 	chmod 0644 $(DESTDIR)$(DATADIR)/body.conf.example
-	$(INSTALL) -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(INSTALL) -d -m 0755 $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOC_DIRS))
+	for f in $(DOC_FILES); do $(INSTALL) -m 0644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
 
 # The package ships body.conf (a conffile: dpkg keeps a person's edits) but never a token:
 # one token in a .deb would be every body's token. Its postinst writes the token instead.
@@ -200,8 +214,9 @@ endif
 		$(DESTDIR)$(UNITDIR)/studio-body-picamera.service $(DESTDIR)$(UNITDIR)/studio-body-picamera.socket
 	rm -f $(DESTDIR)$(UDEVDIR)/70-studio-body.rules
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/board/,$(notdir $(BOARD_FILES)))
-	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(DESTDIR)$(DOCDIR)/README.md
-	-rmdir $(DESTDIR)$(DATADIR)/board $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -f $(DESTDIR)$(DATADIR)/body.conf.example $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOC_FILES))
+	-rmdir $(DESTDIR)$(DATADIR)/board $(DESTDIR)$(DATADIR) $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOC_DIRS)) \
+		$(DESTDIR)$(DOCDIR) 2>/dev/null
 ifeq ($(DESTDIR),)
 	@if [ -d /run/systemd/system ]; then systemctl daemon-reload; udevadm control --reload; fi
 endif
