@@ -83,6 +83,27 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// scripts/cross's aarch64 test build (issue 34) compiles only the test targets it runs under
+// qemu-user, and what they depend on: STUDIO_BODY_TESTS=BodyCoreTests,BodySystemTests keeps
+// those test targets and their dependencies, and drops every other target and product
+// (`swift build --build-tests` otherwise builds the whole body, optimised, for nothing).
+if let kept = Context.environment["STUDIO_BODY_TESTS"].flatMap({ $0.isEmpty ? nil : $0 }) {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var keep = Set<String>()
+    var next = kept.split(separator: ",").map(String.init)
+    while let name = next.popLast() {
+        guard keep.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): next.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !keep.contains($0.name) }
+    package.products = []
+}
+
 // libFuzzer targets (docs/reliability.md), only for scripts/fuzz, which sets
 // STUDIO_BODY_FUZZ=1 and builds them in .build/fuzz with -sanitize=fuzzer,address.
 // Each is one file whose entry is LLVMFuzzerTestOneInput; libFuzzer brings main.

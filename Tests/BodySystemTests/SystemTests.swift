@@ -142,6 +142,9 @@ struct DescriptorTests {
             try epoll.add(counter.descriptor!, registration: UInt64(10 + i))
             try counter.signal()
         }
+        // Kept to the end: built -O, an array not used again may be freed here, and each
+        // counter's close takes its descriptor out of the set (the waits then saw none).
+        defer { withExtendedLifetime(counters) {} }
         #expect(try epoll.wait(maxEvents: 1, timeout: 0).count == 1)
         #expect(try Set(epoll.wait(maxEvents: 8, timeout: 0).map(\.registration)) == [10, 11, 12])
     }
@@ -156,6 +159,9 @@ struct DescriptorTests {
         _ = try a.drain()
         try epoll.add(b.descriptor!, registration: 2)
         try b.signal()
+        // `b` kept to the end: -O may free it after its last use, and its close would
+        // take it out of the set.
+        defer { withExtendedLifetime(b) {} }
         // As an action that waits again while the loop walks `first` would.
         let second = try epoll.wait(timeout: 0)
         #expect(second.map(\.registration) == [2])
