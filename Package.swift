@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem", "BodyTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
         // The agent built in the process on a fake board and a manual clock, turned by hand.
-        .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem"]),
+        .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
         .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),

@@ -178,7 +178,9 @@ public final class Agent: @unchecked Sendable {
         // Their lines go through `say`: one said inside a turn waits for the
         // turn's log step, after the lamp and the answer, like every other line.
         location = WhereService(loop: loop, allowed: setup.config.locationAllowed, host: setup.config.gpsdHost,
-                                port: setup.config.gpsdPort, log: { [unowned self] in self.say($0) })
+                                port: setup.config.gpsdPort,
+                                turn: { [unowned self] event, work in self.turn(event) { work($0); return [] } },
+                                log: { [unowned self] in self.say($0) })
         preview = PreviewService(loop: loop, device: setup.config.cameraDevice, wake: setup.config.cameraWake, width: setup.config.cameraWidth,
                                  height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { [unowned self] in self.say($0) })
     }

@@ -41,7 +41,7 @@ extension Agent {
         case .where_:
             let service: WhereService = location
             let asked = now.mono
-            if let ticket = service.ask(answer: { [unowned self] status, json in
+            if let ticket = service.ask(at: now, answer: { [unowned self] status, json in
                 self.metrics.whereAnswered(asked: asked, answered: self.clock.now().mono)
                 self.whereAnswered(status, json)
                 reply.send(.json(status, json))

@@ -8,8 +8,13 @@ import BodySystem
 /// A clock that moves only when the test says.
 final class ManualClock: @unchecked Sendable {
     var mono: Double
-    init(_ mono: Double) { self.mono = mono }
-    var clock: AgentClock { AgentClock { [unowned self] in Moment(self.mono) } }
+    /// How far the wall clock is ahead of `mono` (by default `Moment`'s own distance).
+    let wallAhead: Double
+    init(_ mono: Double, wallAhead: Double = Moment(0).wall) {
+        self.mono = mono
+        self.wallAhead = wallAhead
+    }
+    var clock: AgentClock { AgentClock { [unowned self] in Moment(mono: self.mono, wall: self.mono + self.wallAhead) } }
 }
 
 /// A board of three outputs and the On Air button, edges handed in by the
@@ -58,9 +63,11 @@ final class AgentRig {
     let agent: Agent
     var deeds: [AgentDeed] = []
 
-    init(at t: Double = 1000) throws {
-        clock = ManualClock(t)
-        let config = try BodyConfig.parse("[body]\nname = studio\nlisten = 127.0.0.1:0\nannounce = no\n[board]\nfile = sim\n", file: "test.conf")
+    /// `more`: further sections of the configuration (a `[location]`).
+    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "") throws {
+        clock = ManualClock(t, wallAhead: wallAhead)
+        let config = try BodyConfig.parse("[body]\nname = studio\nlisten = 127.0.0.1:0\nannounce = no\n[board]\nfile = sim\n" + more,
+                                          file: "test.conf")
         var boardConfig = BoardConfig.sim
         boardConfig.simulated = false
         boardConfig.file = "fake"
@@ -71,6 +78,14 @@ final class AgentRig {
         agent.boardMaker = { fake }
         agent.witness = { [unowned self] in deeds.append($0) }
         try agent.start()
+    }
+
+    /// The body stops as it would at SIGTERM: a request a failed test left
+    /// waiting is answered, so the server never stops with a connection
+    /// suspended (libmicrohttpd aborts the whole test run on that).
+    deinit {
+        agent.witness = nil
+        agent.shutdown(signal: SIGTERM)
     }
 
     /// Moves the clock and runs every timer due by then.

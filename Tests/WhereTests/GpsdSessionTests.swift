@@ -9,33 +9,6 @@ import BodyTestSupport
 /// played by the test, so a line can be torn and the connection closed mid-line.
 @Suite("the gpsd session reads whole lines and says when gpsd is gone")
 struct GpsdSessionTests {
-    /// A listening socket on 127.0.0.1 standing where gpsd would.
-    final class Peer {
-        let listener: Int32
-        var conn: Int32 = -1
-        let port: UInt16
-
-        init() throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            let bound = bindLoopback(fd, listen: 4)
-            listener = fd
-            port = bound ?? 0
-            guard bound != nil else { throw FixtureError("peer: \(String(cString: strerror(errno)))") }
-        }
-
-        /// Accepts the session and returns the first thing it said.
-        func accept() -> String {
-            conn = Glibc.accept(listener, nil, nil)
-            var buf = [UInt8](repeating: 0, count: 512)
-            let n = recv(conn, &buf, buf.count, 0)
-            return String(decoding: buf.prefix(max(0, n)), as: UTF8.self)
-        }
-
-        func send(_ s: String) { _ = s.withCString { Glibc.send(conn, $0, strlen($0), 0) } }
-        func hangUp() { close(conn); conn = -1 }
-        deinit { if conn >= 0 { close(conn) }; close(listener) }
-    }
-
     /// Waits until the session's socket is readable, as the event loop would.
     func readable(_ s: GpsdSession) -> Bool {
         var p = pollfd(fd: s.descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
@@ -44,7 +17,7 @@ struct GpsdSessionTests {
 
     @Test("a torn line waits for its end; the whole TPV reads as a fix")
     func tornLine() throws {
-        let peer = try Peer()
+        let peer = try GpsdPeer()
         let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
         defer { s.close() }
         #expect(peer.accept().hasPrefix(#"?WATCH={"enable":true,"json":true"#))
@@ -68,7 +41,7 @@ struct GpsdSessionTests {
 
     @Test("a line that is not gpsd's JSON is passed over; the watch goes on")
     func unparseable() throws {
-        let peer = try Peer()
+        let peer = try GpsdPeer()
         let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
         defer { s.close() }
         _ = peer.accept()
@@ -96,7 +69,7 @@ struct GpsdSessionTests {
 
     @Test("a torn TPV, a NUL and invalid UTF-8 are garbage: no field libgps filled from them is a fix")
     func tornIsGarbage() throws {
-        let peer = try Peer()
+        let peer = try GpsdPeer()
         let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
         defer { s.close() }
         _ = peer.accept()
@@ -121,7 +94,7 @@ struct GpsdSessionTests {
 
     @Test("a line longer than libgps's buffer, with no end, ends the watch in words; memory stays bounded")
     func hugeLine() throws {
-        let peer = try Peer()
+        let peer = try GpsdPeer()
         let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
         defer { s.close() }
         _ = peer.accept()
@@ -136,7 +109,7 @@ struct GpsdSessionTests {
 
     @Test("gpsd hanging up mid-line is a loss in words, not a spin")
     func hangUp() throws {
-        let peer = try Peer()
+        let peer = try GpsdPeer()
         let s = try GpsdSession.open(host: "127.0.0.1", port: peer.port)
         _ = peer.accept()
         peer.send(#"{"class":"TPV","mode":"#)
@@ -165,9 +138,4 @@ struct GpsdSessionTests {
             #expect(error.description.hasPrefix("gpsd: cannot connect to 127.0.0.1:\(port): "))
         }
     }
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
 }

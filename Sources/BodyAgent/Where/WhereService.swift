@@ -5,8 +5,13 @@ import BodyHardware
 /// one request waits, shares that one watch among every waiting request,
 /// answers each with its own result, and closes the watch when the last is
 /// answered. Runs on the event loop's thread, like everything that holds state.
+///
+/// Every event of its own (gpsd's reports, gpsd gone, a request's time come)
+/// is one of the agent's turns, judged at that turn's moment: no clock is read here.
 public final class WhereService {
     public typealias Answer = (_ status: Int, _ json: [UInt8]) -> Void
+    /// Carries out `work` as one turn of the agent's, named by `event`, at the turn's moment.
+    public typealias Turn = (_ event: StaticString, _ work: (Moment) -> Void) -> Void
 
     /// A person's consent in the configuration; without it every request gets 403.
     public let allowed: Bool
@@ -16,6 +21,7 @@ public final class WhereService {
     private let loop: EventLoop
     private let host: String
     private let port: UInt16
+    private let turn: Turn
     private let log: (String) -> Void
 
     private var session: GpsdSession?
@@ -32,20 +38,23 @@ public final class WhereService {
     public private(set) var clockBehind: Double?
     private var clockBehindSaid: Double?
 
-    public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16, log: @escaping (String) -> Void) {
+    public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16,
+                turn: @escaping Turn, log: @escaping (String) -> Void) {
         self.loop = loop
         self.allowed = allowed
         self.host = host
         self.port = port
+        self.turn = turn
         self.log = log
     }
 
-    /// One `GET /where`. `answer` is called exactly once, on the loop thread:
-    /// at once for 403 and 503, else when a fix, the deadline or gpsd's end
-    /// comes, unless the request is withdrawn first. Returns the ticket of a
-    /// request left waiting (nil when answered at once).
+    /// One `GET /where`, asked at `now` (the serving turn's moment). `answer`
+    /// is called exactly once, on the loop thread: at once for 403 and 503,
+    /// else when a fix, the deadline or gpsd's end comes, unless the request
+    /// is withdrawn first. Returns the ticket of a request left waiting (nil
+    /// when answered at once).
     @discardableResult
-    public func ask(answer: @escaping Answer) -> WhereWatch.Ticket? {
+    public func ask(at now: Moment, answer: @escaping Answer) -> WhereWatch.Ticket? {
         guard allowed else { reply(.notAllowed, answer); return nil }
         if session == nil {
             do throws(GpsdError) {
@@ -56,7 +65,7 @@ public final class WhereService {
                 return nil
             }
         }
-        let ticket = watch.ask(at: EventLoop.monotonic())
+        let ticket = watch.ask(at: now.mono)
         waiting[ticket] = answer
         rearm()
         return ticket
@@ -74,7 +83,10 @@ public final class WhereService {
     private func start() throws(GpsdError) {
         let opened = try GpsdSession.open(host: host, port: port)
         do {
-            socketWatch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
+            socketWatch = try loop.watch(fd: opened.descriptor) { [weak self] in
+                guard let self else { return }
+                self.turn("gpsd's reports came") { self.readable(at: $0) }
+            }
         } catch {
             opened.close()
             throw GpsdError(.unreachable, "where: cannot watch the socket to gpsd at \(opened.address): \(error)")
@@ -83,18 +95,16 @@ public final class WhereService {
         watch = WhereWatch()
     }
 
-    private func readable() {
+    /// gpsd's socket is readable: its reports are judged as arrived at `now`.
+    private func readable(at now: Moment) {
         guard let session else { return }
-        let now = EventLoop.monotonic()
-        let wall = EventLoop.wall()
-        let synchronised = WallClock.synchronised(at: now)
         do throws(GpsdError) {
             var outcomes: [WhereWatch.Outcome] = []
             for report in try session.read() {
                 garbled(report, from: session.address)
-                outcomes += watch.take(report, arrivedAt: wall, synchronised: synchronised, at: now)
+                outcomes += watch.take(report, arrivedAt: now.wall, synchronised: now.synchronised, at: now.mono)
             }
-            behind(watch.receiverAhead, synchronised: synchronised)
+            behind(watch.receiverAhead, synchronised: now.synchronised)
             settle(outcomes)
         } catch {
             note(error.description)
@@ -103,10 +113,15 @@ public final class WhereService {
         }
     }
 
-    private func expire() {
+    /// The timer came: a hold's end or a deadline, judged at the turn's moment.
+    private func timeCame() {
         timer = nil
         timerDue = nil
-        let outcomes = watch.expire(at: EventLoop.monotonic())
+        turn("a /where's time came") { expire(at: $0) }
+    }
+
+    private func expire(at now: Moment) {
+        let outcomes = watch.expire(at: now.mono)
         if outcomes.contains(where: { $0.answer == .noFreshFix(.gpsdSilent) }) {
             // A stall (or only garbage) is a problem like a refused connection: said once per change.
             note("gpsd at \(WhereAnswer.address(host: host, port: port)) stopped answering: no JSON from it within \(Int(FixRule.deadline)) s")
@@ -147,7 +162,7 @@ public final class WhereService {
         if due == timerDue { return }
         loop.cancel(timer)
         timerDue = due
-        timer = due.map { loop.schedule(at: $0) { [weak self] in self?.expire() } }
+        timer = due.map { loop.schedule(at: $0) { [weak self] in self?.timeCame() } }
     }
 
     private func reply(_ answer: WhereAnswer, _ to: Answer) {
