@@ -17,7 +17,7 @@ public final class Camera {
     public let passthrough: Bool
 
     private let calls: CameraCalls
-    private var fd: Int32
+    private var fd: FileDescriptor?
     private var buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)]
     private let bytesPerLine: Int
     private let encoder: YUYVEncoder?
@@ -25,7 +25,7 @@ public final class Camera {
     public static let bufferCount: UInt32 = 4
 
     /// The file descriptor to epoll; nil once closed.
-    public var descriptor: FileDescriptor? { fd >= 0 ? FileDescriptor(rawValue: fd) : nil }
+    public var descriptor: FileDescriptor? { fd }
 
     /// "MJPEG 640x480 @15 (passthrough)", "YUYV 640x480 @15 (encoded)".
     public var format: String {
@@ -40,8 +40,7 @@ public final class Camera {
     }
 
     static func open(path: String, width: Int, height: Int, fps: Int, calls: CameraCalls) throws(CameraError) -> Camera {
-        let opened = calls.open(path)
-        if opened < 0 { throw CameraError.call("open", path, errno: -opened) }
+        let opened = try CameraError.attempt("open", path) { () throws(Errno) in try calls.open(path) }
         var opening = Opening(calls: calls, fd: opened)
         do {
             return try opening.finish(path: path, width: width, height: height, fps: fps)
@@ -51,7 +50,7 @@ public final class Camera {
         }
     }
 
-    fileprivate init(path: String, calls: CameraCalls, fd: Int32, format: CameraCalls.Format, fps: Double,
+    fileprivate init(path: String, calls: CameraCalls, fd: FileDescriptor, format: CameraCalls.Format, fps: Double,
                      buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)], encoder: YUYVEncoder?) {
         self.path = path
         self.calls = calls
@@ -90,10 +89,12 @@ public final class Camera {
     }
 
     private func read(encoding: Bool) throws(CameraError) -> CameraFrame? {
-        guard fd >= 0 else { throw CameraError(.failed, "camera: cannot read a frame from \(path): it is closed") }
-        let (rc, frame) = calls.dequeue(fd)
-        if rc == -Errno.wouldBlock.rawValue { return nil }
-        if rc < 0 { throw CameraError.call("dequeue a frame from", path, errno: -rc, streaming: true) }
+        guard let fd else { throw CameraError(.failed, "camera: cannot read a frame from \(path): it is closed") }
+        let calls = self.calls
+        let dequeued = try CameraError.attempt("dequeue a frame from", path, streaming: true) { () throws(Errno) in
+            try calls.dequeue(fd)
+        }
+        guard let frame = dequeued else { return nil }
         guard Int(frame.index) < buffers.count else {
             throw CameraError(.failed, "camera: cannot read a frame from \(path): the driver returned buffer \(frame.index) of \(buffers.count)")
         }
@@ -124,48 +125,48 @@ public final class Camera {
                 got = .bad("a frame of \(copy.count) bytes that is not a whole JPEG")
             }
         }
-        let queued = calls.queue(fd, frame.index)
-        if queued < 0 { throw CameraError.call("queue a buffer on", path, errno: -queued, streaming: true) }
+        try CameraError.attempt("queue a buffer on", path, streaming: true) { () throws(Errno) in
+            try calls.queue(fd, frame.index)
+        }
         return got
     }
 
     /// Stops streaming, unmaps the buffers, closes the device. Safe twice.
     public func close() {
-        guard fd >= 0 else { return }
+        guard let fd else { return }
         var opening = Opening(calls: calls, fd: fd)
         opening.streaming = true
         opening.buffers = buffers
         opening.requested = true
         opening.release()
         buffers = []
-        fd = -1
+        self.fd = nil
     }
 }
 
 /// The steps of an open, each remembered so a failure releases exactly what was taken.
 private struct Opening {
     let calls: CameraCalls
-    let fd: Int32
+    let fd: FileDescriptor
     var requested = false
     var buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)] = []
     var streaming = false
 
-    init(calls: CameraCalls, fd: Int32) {
+    init(calls: CameraCalls, fd: FileDescriptor) {
         self.calls = calls
         self.fd = fd
     }
 
     mutating func finish(path: String, width: Int, height: Int, fps: Int) throws(CameraError) -> Camera {
-        let cap = calls.capabilities(fd)
-        if cap.rc < 0 { throw CameraError.call("query the capabilities of", path, errno: -cap.rc) }
+        let (calls, fd) = (self.calls, self.fd)
+        let cap = try CameraError.attempt("query the capabilities of", path) { () throws(Errno) in try calls.capabilities(fd) }
         guard cap.capture, cap.streaming else {
             throw CameraError(.unsupported, "camera: cannot use \(path): it is not a video capture device with streaming")
         }
 
+        // The first index the driver refuses (EINVAL, or anything) ends the list.
         var offered: [UInt32] = []
-        while offered.count < 64 {
-            let (rc, fourcc) = calls.enumFormat(fd, UInt32(offered.count))
-            if rc < 0 { break }
+        while offered.count < 64, let fourcc = try? calls.enumFormat(fd, UInt32(offered.count)) {
             offered.append(fourcc)
         }
         let wanted: UInt32
@@ -177,8 +178,9 @@ private struct Opening {
             throw CameraError(.unsupported, "camera: cannot use \(path): it offers neither MJPEG nor YUYV (it offers \(names))")
         }
 
-        let (rc, format) = calls.setFormat(fd, wanted, UInt32(clamping: width), UInt32(clamping: height))
-        if rc < 0 { throw CameraError.call("set \(CameraCalls.name(wanted)) \(width)x\(height) on", path, errno: -rc) }
+        let format = try CameraError.attempt("set \(CameraCalls.name(wanted)) \(width)x\(height) on", path) { () throws(Errno) in
+            try calls.setFormat(fd, wanted, UInt32(clamping: width), UInt32(clamping: height))
+        }
         guard format.fourcc == wanted else {
             throw CameraError(.unsupported, "camera: cannot use \(path): asked for \(CameraCalls.name(wanted)), the driver chose \(CameraCalls.name(format.fourcc))")
         }
@@ -189,44 +191,38 @@ private struct Opening {
 
         // A driver that cannot set the rate keeps its own: not a reason to refuse the camera.
         var rate = Double(fps)
-        let parm = calls.setRate(fd, UInt32(clamping: fps))
-        if parm.rc == 0, parm.numerator > 0, parm.denominator > 0 {
-            rate = Double(parm.denominator) / Double(parm.numerator)
+        if let interval = try? calls.setRate(fd, UInt32(clamping: fps)), interval.numerator > 0, interval.denominator > 0 {
+            rate = Double(interval.denominator) / Double(interval.numerator)
         }
 
-        let req = calls.requestBuffers(fd, Camera.bufferCount)
-        if req.rc < 0 { throw CameraError.call("request \(Camera.bufferCount) mmap buffers on", path, errno: -req.rc) }
+        let granted = try CameraError.attempt("request \(Camera.bufferCount) mmap buffers on", path) { () throws(Errno) in
+            try calls.requestBuffers(fd, Camera.bufferCount)
+        }
         requested = true
-        guard req.granted >= 1 else {
+        guard granted >= 1 else {
             throw CameraError(.failed, "camera: cannot request mmap buffers on \(path): the driver gave none")
         }
-        for index in 0..<req.granted {
-            let q = calls.queryBuffer(fd, index)
-            if q.rc < 0 { throw CameraError.call("query buffer \(index) of", path, errno: -q.rc) }
-            let m = calls.map(fd, q.offset, q.length)
-            guard let pointer = m.pointer else {
-                throw CameraError.call("map buffer \(index) of", path, errno: m.rc < 0 ? -m.rc : Errno.invalidArgument.rawValue)
-            }
-            buffers.append((pointer, q.length))
+        for index in 0..<granted {
+            let place = try CameraError.attempt("query buffer \(index) of", path) { () throws(Errno) in try calls.queryBuffer(fd, index) }
+            let pointer = try CameraError.attempt("map buffer \(index) of", path) { () throws(Errno) in try calls.map(fd, place) }
+            buffers.append((pointer, place.length))
         }
-        for index in 0..<req.granted {
-            let rc = calls.queue(fd, index)
-            if rc < 0 { throw CameraError.call("queue buffer \(index) on", path, errno: -rc) }
+        for index in 0..<granted {
+            try CameraError.attempt("queue buffer \(index) on", path) { () throws(Errno) in try calls.queue(fd, index) }
         }
-        let on = calls.streamOn(fd)
-        if on < 0 { throw CameraError.call("start streaming on", path, errno: -on) }
+        try CameraError.attempt("start streaming on", path) { () throws(Errno) in try calls.streamOn(fd) }
         streaming = true
         return Camera(path: path, calls: calls, fd: fd, format: settled, fps: rate, buffers: buffers, encoder: encoder)
     }
 
     /// Releases what was taken, in reverse: stream, mappings, buffers, descriptor.
     mutating func release() {
-        if streaming { _ = calls.streamOff(fd) }
+        if streaming { try? calls.streamOff(fd) }
         for b in buffers { calls.unmap(b.pointer, b.length) }
         buffers = []
         // Freeing the buffers fails harmlessly on a device that is gone.
-        if requested { _ = calls.requestBuffers(fd, 0) }
-        _ = calls.close(fd)
+        if requested { _ = try? calls.requestBuffers(fd, 0) }
+        calls.close(fd)
         streaming = false
         requested = false
     }

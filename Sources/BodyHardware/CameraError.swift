@@ -24,9 +24,18 @@ public struct CameraError: Error, CustomStringConvertible, Sendable, Equatable {
     }
 
     /// "camera: cannot <action> <device>: <strerror>", with the kind read from errno.
-    static func call(_ action: String, _ path: String, errno code: Int32, streaming: Bool = false) -> CameraError {
-        let errno = Errno(code)
-        return CameraError(kind(errno, streaming: streaming), "camera: cannot \(action) \(path): \(errno.words)")
+    static func call(_ action: String, _ path: String, _ errno: Errno, streaming: Bool = false) -> CameraError {
+        CameraError(kind(errno, streaming: streaming), "camera: cannot \(action) \(path): \(errno.words)")
+    }
+
+    /// Makes one V4L2 call; its `Errno` is thrown as `call(action, path, ...)`.
+    static func attempt<T>(_ action: @autoclosure () -> String, _ path: String, streaming: Bool = false,
+                           _ body: () throws(Errno) -> T) throws(CameraError) -> T {
+        do throws(Errno) {
+            return try body()
+        } catch {
+            throw call(action(), path, error, streaming: streaming)
+        }
     }
 
     /// The kind a camera error takes from an errno (BodySystem's one table):

@@ -1,4 +1,3 @@
-internal import CV4L2
 import BodySystem
 
 /// The writing side of a v4l2loopback node: MJPEG frames written into it are
@@ -10,10 +9,12 @@ public final class LoopbackWriter {
     public let height: Int
     /// The most bytes one frame may have: the node's buffer size.
     public let frameLimit: Int
-    private var fd: Int32
+    private let calls: CameraCalls
+    private var fd: FileDescriptor?
 
-    private init(path: String, fd: Int32, width: Int, height: Int, frameLimit: Int) {
-        (self.path, self.fd, self.width, self.height, self.frameLimit) = (path, fd, width, height, frameLimit)
+    private init(path: String, calls: CameraCalls, fd: FileDescriptor, format: CameraCalls.Format, frameLimit: Int) {
+        (self.path, self.calls, self.fd, self.frameLimit) = (path, calls, fd, frameLimit)
+        (width, height) = (Int(format.width), Int(format.height))
     }
 
     deinit { close() }
@@ -21,36 +22,37 @@ public final class LoopbackWriter {
     /// Opens `path` for writing and sets MJPEG at this size. The C calls are
     /// `open` and `VIDIOC_S_FMT` on the output side.
     public static func open(_ path: String, width: Int, height: Int) throws(CameraError) -> LoopbackWriter {
-        let fd = cv4l2_open_output(path)
-        if fd < 0 { throw CameraError.call("open", path, errno: -fd) }
-        var chosen = cv4l2_format()
-        // Room for any frame this size: MJPEG is far smaller than two bytes a pixel.
-        let rc = retryOnInterrupt(negativeErrno: {
-            cv4l2_s_fmt_output(fd, CV4L2_FMT_MJPEG, UInt32(width), UInt32(height), UInt32(width * height * 2), &chosen)
-        })
-        if rc < 0 {
-            _ = cv4l2_close(fd)
-            let why = Errno(-rc)
-            throw CameraError(CameraError.kind(why, streaming: false),
-                              "camera-feed: cannot set MJPEG \(width)x\(height) on \(path) (is it a v4l2loopback node?): \(why.words)")
+        try open(path, width: width, height: height, calls: .live)
+    }
+
+    /// The same over other calls: a test's fake node.
+    static func open(_ path: String, width: Int, height: Int, calls: CameraCalls) throws(CameraError) -> LoopbackWriter {
+        let fd = try CameraError.attempt("open", path) { () throws(Errno) in try calls.openOutput(path) }
+        let chosen: CameraCalls.Format
+        do throws(Errno) {
+            // Room for any frame this size: MJPEG is far smaller than two bytes a pixel.
+            chosen = try calls.setOutputFormat(fd, CameraCalls.mjpeg, UInt32(width), UInt32(height), UInt32(width * height * 2))
+        } catch {
+            calls.close(fd)
+            throw CameraError(CameraError.kind(error, streaming: false),
+                              "camera-feed: cannot set MJPEG \(width)x\(height) on \(path) (is it a v4l2loopback node?): \(error.words)")
         }
-        guard chosen.pixelformat == CV4L2_FMT_MJPEG else {
-            _ = cv4l2_close(fd)
+        guard chosen.fourcc == CameraCalls.mjpeg else {
+            calls.close(fd)
             throw CameraError(.unsupported, "camera-feed: \(path) does not take MJPEG frames")
         }
-        return LoopbackWriter(path: path, fd: fd, width: Int(chosen.width), height: Int(chosen.height),
-                              frameLimit: chosen.sizeimage > 0 ? Int(chosen.sizeimage) : width * height * 2)
+        return LoopbackWriter(path: path, calls: calls, fd: fd, format: chosen,
+                              frameLimit: chosen.sizeImage > 0 ? Int(chosen.sizeImage) : width * height * 2)
     }
 
     /// Writes one whole frame in one write: v4l2loopback takes each write as a frame.
     public func write(_ frame: [UInt8]) throws(CameraError) {
-        guard fd >= 0 else { throw CameraError(.failed, "camera-feed: \(path) is closed") }
-        let fd = self.fd
-        let result = frame.withUnsafeBytes { raw in Result { () throws(Errno) in try FileDescriptor(rawValue: fd).write(raw) } }
+        guard let fd else { throw CameraError(.failed, "camera-feed: \(path) is closed") }
+        let result = frame.withUnsafeBytes { raw in Result { () throws(Errno) in try fd.write(raw) } }
         let written: Int
         switch result {
         case .success(let n): written = n
-        case .failure(let e): throw CameraError.call("write a frame to", path, errno: e.rawValue, streaming: true)
+        case .failure(let e): throw CameraError.call("write a frame to", path, e, streaming: true)
         }
         if written != frame.count {
             throw CameraError(.failed, "camera-feed: \(path) took \(written) of a frame's \(frame.count) bytes")
@@ -59,8 +61,8 @@ public final class LoopbackWriter {
 
     /// Safe twice.
     public func close() {
-        guard fd >= 0 else { return }
-        _ = cv4l2_close(fd)
-        fd = -1
+        guard let fd else { return }
+        calls.close(fd)
+        self.fd = nil
     }
 }

@@ -60,5 +60,13 @@ public func retryOnInterrupt<I: FixedWidthInteger & SignedInteger>(negativeErrno
     return rc
 }
 
+/// `retryOnInterrupt(negativeErrno:)` as a result: a negative value is its
+/// `Errno`, anything else the call's value.
+@inlinable
+public func valueOrNegativeErrno<I: FixedWidthInteger & SignedInteger>(_ call: () -> I) -> Result<I, Errno> {
+    let value = retryOnInterrupt(negativeErrno: call)
+    return value < 0 ? .failure(Errno(Int32(truncatingIfNeeded: -value))) : .success(value)
+}
+
 /// How many times `retryOnInterrupt` makes a call that keeps saying EINTR.
 public let interruptedCalls = 8

@@ -5,10 +5,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 // No EINTR loop here: -EINTR goes back to Swift, where BodySystem's
-// retryOnInterrupt(negativeErrno:) makes the call again (the body's one rule).
+// valueOrNegativeErrno makes the call again (the body's one rule).
 int cv4l2_xioctl(int fd, unsigned long request, void *arg) {
     int rc = ioctl(fd, request, arg);
     return rc < 0 ? -errno : 0;
@@ -154,11 +153,6 @@ int cv4l2_streamon(int fd) {
 int cv4l2_streamoff(int fd) {
     int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
     return cv4l2_xioctl(fd, VIDIOC_STREAMOFF, &type);
-}
-
-int cv4l2_close(int fd) {
-    // No retry on EINTR: Linux has released the fd either way.
-    return close(fd) < 0 ? -errno : 0;
 }
 
 int cv4l2_open_output(const char *path) {

@@ -69,6 +69,15 @@ struct ErrnoTests {
         #expect(calls == interruptedCalls)
     }
 
+    @Test("a shim's negative errno becomes that Errno, after the EINTR rule; its value otherwise")
+    func negativeErrnoResult() throws {
+        var calls = 0
+        let failed = valueOrNegativeErrno { () -> Int32 in calls += 1; return calls < 2 ? -EINTR : -ENODEV }
+        #expect(throws: Errno.noSuchDevice) { try failed.get() }
+        #expect(calls == 2)
+        #expect(try valueOrNegativeErrno { () -> Int32 in 7 }.get() == 7)
+    }
+
     @Test("a NULL with errno becomes that errno")
     func pointer() {
         let result: Result<Int, Errno> = pointerOrErrno { Errno.current = .noMemory; return nil }

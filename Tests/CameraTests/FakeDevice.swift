@@ -1,4 +1,5 @@
 @testable import BodyHardware
+import BodySystem
 import Glibc
 
 /// A V4L2 device in memory behind the camera's seam: it records every call,
@@ -14,6 +15,10 @@ final class FakeDevice: @unchecked Sendable {
         var memory: [UnsafeMutableRawPointer] = []
         var ready: [(index: UInt32, bytes: [UInt8], flags: UInt32)] = []
         var queued: [UInt32] = []
+        /// What a loopback writer's open returns: a pipe's end lets a test read what it wrote.
+        var output = FileDescriptor(rawValue: 7)
+        /// The format a loopback node settles on; nil takes what was asked.
+        var outputFourcc: UInt32?
     }
 
     let state = Confined(State())
@@ -35,58 +40,67 @@ final class FakeDevice: @unchecked Sendable {
         }
     }
 
-    private func record(_ call: String) -> Int32 {
-        state.withLock { s in
+    /// Logs the call; throws the errno a test named for it.
+    private func record(_ call: String) throws(Errno) {
+        let failing = state.withLock { s in
             s.log.append(call)
-            return s.failing[call].map { -$0 } ?? 0
+            return s.failing[call]
         }
+        if let failing { throw Errno(failing) }
     }
 
     var calls: CameraCalls {
         CameraCalls(
-            open: { path in let rc = self.record("open"); return rc < 0 ? rc : 7 },
-            capabilities: { _ in (self.record("querycap"), true, true) },
-            enumFormat: { _, index in
+            open: { _ throws(Errno) in try self.record("open"); return FileDescriptor(rawValue: 7) },
+            capabilities: { _ throws(Errno) in try self.record("querycap"); return .init(capture: true, streaming: true) },
+            enumFormat: { _, index throws(Errno) in
                 let formats = self.state.withLock { $0.formats }
-                return Int(index) < formats.count ? (0, formats[Int(index)]) : (-EINVAL, 0)
+                guard Int(index) < formats.count else { throw Errno.invalidArgument }
+                return formats[Int(index)]
             },
-            setFormat: { _, fourcc, _, _ in
-                let rc = self.record("s_fmt")
+            setFormat: { _, fourcc, _, _ throws(Errno) in
+                try self.record("s_fmt")
                 let (w, h) = self.state.withLock { ($0.width, $0.height) }
                 let bpl = fourcc == CameraCalls.yuyv ? w * 2 : 0
-                return (rc, .init(width: w, height: h, fourcc: fourcc, bytesPerLine: bpl, sizeImage: w * h * 2))
+                return .init(width: w, height: h, fourcc: fourcc, bytesPerLine: bpl, sizeImage: w * h * 2)
             },
-            setRate: { _, fps in (self.record("s_parm"), 1, fps) },
-            requestBuffers: { _, count in
-                let rc = self.record("reqbufs \(count)")
-                return (rc, count)
+            setRate: { _, fps throws(Errno) in try self.record("s_parm"); return .init(numerator: 1, denominator: fps) },
+            requestBuffers: { _, count throws(Errno) in try self.record("reqbufs \(count)"); return count },
+            queryBuffer: { _, index throws(Errno) in
+                try self.record("querybuf")
+                return .init(offset: index * 65536, length: FakeDevice.length)
             },
-            queryBuffer: { _, index in (self.record("querybuf"), index * 65536, FakeDevice.length) },
-            map: { _, _, length in
-                let rc = self.record("mmap")
-                if rc < 0 { return (nil, rc) }
-                let p = UnsafeMutableRawPointer.allocate(byteCount: Int(length), alignment: 16)
+            map: { _, place throws(Errno) in
+                try self.record("mmap")
+                let p = UnsafeMutableRawPointer.allocate(byteCount: Int(place.length), alignment: 16)
                 self.state.withLock { $0.memory.append(p) }
-                return (p, 0)
+                return p
             },
-            unmap: { _, _ in _ = self.record("munmap") },
-            queue: { _, index in
-                let rc = self.record("qbuf")
-                if rc == 0 { self.state.withLock { $0.queued.append(index) } }
-                return rc
+            unmap: { _, _ in try? self.record("munmap") },
+            queue: { _, index throws(Errno) in
+                try self.record("qbuf")
+                self.state.withLock { $0.queued.append(index) }
             },
-            dequeue: { _ in
-                let rc = self.record("dqbuf")
-                if rc < 0 { return (rc, .init(index: 0, bytesUsed: 0, flags: 0)) }
+            dequeue: { _ throws(Errno) in
+                try self.record("dqbuf")
                 return self.state.withLock { s in
-                    guard !s.ready.isEmpty else { return (-EAGAIN, .init(index: 0, bytesUsed: 0, flags: 0)) }
+                    guard !s.ready.isEmpty else { return nil }
                     let f = s.ready.removeFirst()
-                    return (0, .init(index: f.index, bytesUsed: UInt32(f.bytes.count), flags: f.flags))
+                    return .init(index: f.index, bytesUsed: UInt32(f.bytes.count), flags: f.flags)
                 }
             },
-            streamOn: { _ in self.record("streamon") },
-            streamOff: { _ in self.record("streamoff") },
-            close: { _ in self.record("close") }
+            streamOn: { _ throws(Errno) in try self.record("streamon") },
+            streamOff: { _ throws(Errno) in try self.record("streamoff") },
+            openOutput: { _ throws(Errno) in
+                try self.record("open output")
+                return self.state.withLock { $0.output }
+            },
+            setOutputFormat: { _, fourcc, width, height, sizeImage throws(Errno) in
+                try self.record("s_fmt output")
+                let chosen = self.state.withLock { $0.outputFourcc } ?? fourcc
+                return .init(width: width, height: height, fourcc: chosen, bytesPerLine: 0, sizeImage: sizeImage)
+            },
+            close: { _ in try? self.record("close") }
         )
     }
 }

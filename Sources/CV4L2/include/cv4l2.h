@@ -1,6 +1,7 @@
 // The V4L2 capture ioctls the camera adapter needs, as plain functions.
 // Every function returns 0 or a negative errno, -EINTR included: the retry
-// is decided once, in Swift (BodySystem's retryOnInterrupt, used by CameraCalls.live).
+// is decided once, in Swift (BodySystem's valueOrNegativeErrno, used by CameraCalls.live).
+// Descriptors are closed by BodySystem's FileDescriptor.close.
 #ifndef CV4L2_H
 #define CV4L2_H
 
@@ -55,7 +56,6 @@ int cv4l2_qbuf(int fd, uint32_t index);
 int cv4l2_dqbuf(int fd, cv4l2_frame *frame);
 int cv4l2_streamon(int fd);
 int cv4l2_streamoff(int fd);
-int cv4l2_close(int fd);
 
 /// Opens an output node (a v4l2loopback writer) write-only, blocking, close-on-exec; the fd or -errno.
 int cv4l2_open_output(const char *path);
