@@ -157,8 +157,7 @@ final class CameraBodyTests {
 extension CameraBodyTests {
     @Test("a camera press asks to open the eyes; Oriel's push that follows, for the tap, starts the preview")
     func cameraPress() throws {
-        let press = try body.post("/sim/press?button=camera", json: "")
-        #expect(press.status == 200)
+        try pressUntilConfirmed("camera")
         var items: [[String: Any]] = []
         // The ask waits in the outbox until it is taken: the deadline is only
         // how long a VM under TCG on a busy host may take to confirm the press
@@ -175,6 +174,25 @@ extension CameraBodyTests {
         try body.push(open: true, why: "Dad's tap on the studio body", until: Date().timeIntervalSince1970 + 60)
         #expect(try preview().running == "running")
         #expect(try body.get("/preview.jpg").status == 200)
+    }
+
+    /// One press on the sim board, tried again while the VM stalled through it.
+    /// The sim board reads a line's level when the bounce window ends, as a real
+    /// chip does: a loop that stalls past the 100 ms press reads the line up and
+    /// the press lands as a graze (`became` null). Only a try that was not
+    /// spoiled that way may fail the test.
+    func pressUntilConfirmed(_ button: String, tries: Int = 5) throws {
+        var answers: [String] = []
+        for _ in 0..<tries {
+            let press = try body.post("/sim/press?button=\(button)", json: "")
+            let text = String(decoding: press.body, as: UTF8.self)
+            #expect(press.status == 200, "pressing \(button): \(text)")
+            let doc = try JSONSerialization.jsonObject(with: Data(press.body)) as? [String: Any]
+            if doc?["became"] is String { return }
+            answers.append(text)
+            print("camera press: spoiled try (the VM stalled through the press): \(text)")
+        }
+        Issue.record("no press of \(button) was confirmed in \(tries) tries: \(answers)")
     }
 
     @Test("the eye LED is lit while Oriel says red, blinks while every eye is closing, and is dark otherwise")
