@@ -99,6 +99,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         now = now.after(0.05)
         let before = body
         var pushed = false
+        // What a press or a tick brought about: only what it left is checked.
+        var brought: [BodyAction] = []
         switch line.first {
         case UInt8(ascii: "p"):
             let role: ButtonRole
@@ -108,15 +110,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             case UInt8(ascii: "c"): role = .camera
             default: role = .onair
             }
-            _ = body.edge(ButtonEdge(button: role, pressed: true, at: now.mono), at: now, ids: next)
+            body.edge(ButtonEdge(button: role, pressed: true, at: now.mono), at: now, ids: next, into: &brought)
             now = now.after(0.1)
-            _ = body.edge(ButtonEdge(button: role, pressed: false, at: now.mono), at: now, ids: next)
+            body.edge(ButtonEdge(button: role, pressed: false, at: now.mono), at: now, ids: next, into: &brought)
             // A press only asks (rule 1): it never moves the state, though a
             // silence noticed on the way may make it unread.
             check(body.state == before.state || body.state.isUnread, "a press moved the state")
         case UInt8(ascii: "t"):
             now = now.after(Double(number(line.dropFirst())) / 10)
-            _ = body.tick(at: now, ids: next)
+            body.tick(at: now, ids: next, into: &brought)
             check(body.state == before.state || body.state.isUnread, "a tick moved the state to \(body.state)")
         case UInt8(ascii: "a"):
             _ = body.poll(after: UInt64(number(line.dropFirst())), at: now)

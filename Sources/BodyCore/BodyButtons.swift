@@ -10,14 +10,8 @@ extension Body {
 
     /// One raw kernel edge. `now` is when the caller reads it (the edge's own
     /// timestamp decides; the wall clock is set back to it). `ids` gives a
-    /// fresh id for a request a press makes. An edge on an unwired button does nothing.
-    public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String) -> [BodyAction] {
-        var actions: [BodyAction] = []
-        self.edge(edge, at: now, ids: ids, into: &actions)
-        return actions
-    }
-
-    /// `edge`, its actions appended to `actions` (no list a call).
+    /// fresh id for a request a press makes. An edge on an unwired button does
+    /// nothing. Its actions are appended to `actions` (no list a call).
     public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
         guard var c = contacts[edge.button] else { return }
         let before = gate.verdict

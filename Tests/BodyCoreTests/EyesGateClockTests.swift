@@ -121,10 +121,10 @@ struct EyesGateClockTests {
         var t = 102.0
         while let due = body.nextDue(at: lagging(t)), due < 401 {
             t = due
-            #expect(!body.tick(at: lagging(t), ids: { "id" }).contains { if case .preview = $0 { true } else { false } })
+            #expect(!appended { body.tick(at: lagging(t), ids: { "id" }, into: &$0) }.contains { if case .preview = $0 { true } else { false } })
         }
         #expect(body.nextDue(at: lagging(t)) == 401)
-        let stop = body.tick(at: lagging(401), ids: { "id" })
+        let stop = appended { body.tick(at: lagging(401), ids: { "id" }, into: &$0) }
         #expect(stop.contains(.preview(run: false, why: EyesGate.tapOver)))
     }
 }
