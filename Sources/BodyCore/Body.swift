@@ -81,17 +81,9 @@ public struct Body: Equatable, Sendable {
 
     // MARK: Oriel's push
 
-    /// `POST /face`: either object may be absent, and then that part keeps what it had.
-    public mutating func push(_ body: JSON, at now: Moment) throws(PushError) -> [BodyAction] {
-        try take(body, at: now)
-    }
-
-    /// The same push read where it lies in its bytes (the agent's: no dictionary built).
+    /// `POST /face`, read where it lies in its bytes (no dictionary built):
+    /// either object may be absent, and then that part keeps what it had.
     public mutating func push(_ body: JSONBytes, at now: Moment) throws(PushError) -> [BodyAction] {
-        try take(body, at: now)
-    }
-
-    private mutating func take<Pushed: PushedValue>(_ body: Pushed, at now: Moment) throws(PushError) -> [BodyAction] {
         guard body.isObject else {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }

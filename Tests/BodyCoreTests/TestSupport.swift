@@ -32,10 +32,10 @@ func studio(_ settings: BodySettings = BodySettings(name: "studio"), at t: Doubl
 }
 
 extension Body {
-    /// `POST /face` with a JSON literal at monotonic `t`.
+    /// `POST /face` with a JSON literal at monotonic `t`, read as the agent reads it.
     @discardableResult
     mutating func face(_ text: String, at t: Double) throws -> [BodyAction] {
-        try push(json(text), at: Moment(t))
+        try push(JSONBytes.parse(Array(text.utf8)), at: Moment(t))
     }
 
     /// A confirmed press (after the contact) at monotonic `t` with the id `id`;
