@@ -23,15 +23,8 @@ extension Body {
 
     /// A button's line read now, because `.readLevel` asked: its contact
     /// settles to the real level (a release, a quiet down, or the hold).
-    /// `now` is when the line was read.
-    public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String) -> [BodyAction] {
-        var actions: [BodyAction] = []
-        level(button, pressed: pressed, at: now, ids: ids, into: &actions)
-        return actions
-    }
-
-    /// `level`, its actions appended to `actions`: every window's end comes
-    /// here, so no list is made for it.
+    /// `now` is when the line was read. Its actions are appended to `actions`:
+    /// every window's end comes here, so no list is made for it.
     public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String,
                                into actions: inout [BodyAction]) {
         guard var c = contacts[button] else { return }

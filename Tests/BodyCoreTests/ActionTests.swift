@@ -139,7 +139,7 @@ struct EdgeActionTests {
         body.up(.onair, at: 101.1)
         _ = appended { body.edge(ButtonEdge(button: .onair, pressed: true, at: 102), at: Moment(102.5), ids: { "x" }, into: &$0) }
         _ = body.tick(at: Moment(102.6))
-        _ = body.level(.onair, pressed: true, at: Moment(102.6), ids: { "r1" })
+        _ = body.read(.onair, down: true, at: 102.6)
         #expect(body.onair.asking.out?.at == Moment(102))
     }
 

@@ -63,7 +63,7 @@ extension Body {
         var actions = edge(button, down: true, at: t, id: id)
         let end = t + Contact.defaultDebounce
         actions += appended { tick(at: Moment(end), ids: { id }, into: &$0) }.filter { $0 != .readLevel(button) }
-        return actions + level(button, pressed: true, at: Moment(end), ids: { id })
+        return actions + read(button, down: true, at: end, id: id)
     }
 
     /// The finger off `button` at `t`, confirmed by the reading 10 ms later.
@@ -72,7 +72,7 @@ extension Body {
         var actions = edge(button, down: false, at: t)
         let end = t + Contact.defaultDebounce
         actions += tick(at: Moment(end)).filter { $0 != .readLevel(button) }
-        return actions + level(button, pressed: false, at: Moment(end), ids: { "t1" })
+        return actions + read(button, down: false, at: end, id: "t1")
     }
 
     /// A whole tap: down at `t`, up 100 ms later; what the press brought about.
