@@ -81,17 +81,9 @@ public struct Body: Equatable, Sendable {
 
     // MARK: Oriel's push
 
-    /// `POST /face`: either object may be absent, and then that part keeps what it had.
-    public mutating func push(_ body: JSON, at now: Moment) throws(PushError) -> [BodyAction] {
-        try take(body, at: now)
-    }
-
-    /// The same push read where it lies in its bytes (the agent's: no dictionary built).
+    /// `POST /face`, read where it lies in its bytes (no dictionary built):
+    /// either object may be absent, and then that part keeps what it had.
     public mutating func push(_ body: JSONBytes, at now: Moment) throws(PushError) -> [BodyAction] {
-        try take(body, at: now)
-    }
-
-    private mutating func take<Pushed: PushedValue>(_ body: Pushed, at now: Moment) throws(PushError) -> [BodyAction] {
         guard body.isObject else {
             throw PushError(description: "the push is not a JSON object: send {\"onair\":{…},\"eyes\":{…}}")
         }
@@ -195,15 +187,8 @@ public struct Body: Equatable, Sendable {
     /// contact's bounce window ends or its hold is due,
     /// drops an arming that ran out, ends requests whose wait ran out
     /// (withdrawing their items, rule 6), notices Oriel's silence and `until`
-    /// passing. `ids` as for `edge`.
-    public mutating func tick(at now: Moment, ids: () -> String) -> [BodyAction] {
-        var actions: [BodyAction] = []
-        tick(at: now, ids: ids, into: &actions)
-        return actions
-    }
-
-    /// `tick`, its actions appended to `actions`: the agent's turn keeps one
-    /// list for them, not a new one a turn.
+    /// passing. `ids` as for `edge`. Its actions are appended to `actions`:
+    /// the agent's turn keeps one list for them, not a new one a turn.
     public mutating func tick(at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
         let before = gate.verdict
         // The buttons in name order, as sorting the keys gave, with no array made a turn.

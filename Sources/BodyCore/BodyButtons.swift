@@ -10,14 +10,8 @@ extension Body {
 
     /// One raw kernel edge. `now` is when the caller reads it (the edge's own
     /// timestamp decides; the wall clock is set back to it). `ids` gives a
-    /// fresh id for a request a press makes. An edge on an unwired button does nothing.
-    public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String) -> [BodyAction] {
-        var actions: [BodyAction] = []
-        self.edge(edge, at: now, ids: ids, into: &actions)
-        return actions
-    }
-
-    /// `edge`, its actions appended to `actions` (no list a call).
+    /// fresh id for a request a press makes. An edge on an unwired button does
+    /// nothing. Its actions are appended to `actions` (no list a call).
     public mutating func edge(_ edge: ButtonEdge, at now: Moment, ids: () -> String, into actions: inout [BodyAction]) {
         guard var c = contacts[edge.button] else { return }
         let before = gate.verdict
@@ -29,15 +23,8 @@ extension Body {
 
     /// A button's line read now, because `.readLevel` asked: its contact
     /// settles to the real level (a release, a quiet down, or the hold).
-    /// `now` is when the line was read.
-    public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String) -> [BodyAction] {
-        var actions: [BodyAction] = []
-        level(button, pressed: pressed, at: now, ids: ids, into: &actions)
-        return actions
-    }
-
-    /// `level`, its actions appended to `actions`: every window's end comes
-    /// here, so no list is made for it.
+    /// `now` is when the line was read. Its actions are appended to `actions`:
+    /// every window's end comes here, so no list is made for it.
     public mutating func level(_ button: ButtonRole, pressed: Bool, at now: Moment, ids: () -> String,
                                into actions: inout [BodyAction]) {
         guard var c = contacts[button] else { return }

@@ -57,8 +57,8 @@ public enum JSON: Equatable, Sendable {
 }
 
 /// A pushed value as the house's lenient rules read it: a field of the wrong
-/// type counts as absent. A parsed `JSON` is one; so is `JSONBytes`, the push
-/// read where it lies, which `POST /face` uses so as to build no dictionary.
+/// type counts as absent. `JSONBytes`, the push read where it lies (so that
+/// `Body.push` builds no dictionary), is one; so is a parsed `JSON`.
 public protocol PushedValue {
     var isObject: Bool { get }
     /// An object's member (the first, when a key repeats); nil when absent or not an object.

@@ -1,6 +1,7 @@
-/// A JSON reader (RFC 8259) straight into `JSON`, for the push that arrives on
-/// every `POST /face`: JSONDecoder into the generic enum tries every type in
-/// turn for every value. Strict on syntax: a trailing comma, which
+/// A JSON reader (RFC 8259) straight into `JSON` (`JSON.parse`; JSONDecoder
+/// into the generic enum tries every type in turn for every value), and the
+/// check-only pass (`keep: false`) that `JSONBytes.parse` makes of the push on
+/// every `POST /face`, in the same words. Strict on syntax: a trailing comma, which
 /// JSONDecoder takes, is refused (nst/JSONTestSuite in
 /// Tests/Vectors/JSONTestSuite). Where RFC 8259 leaves it open it takes
 /// top-level scalars and the first of duplicate keys. Errors say what and

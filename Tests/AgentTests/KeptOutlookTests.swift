@@ -22,7 +22,8 @@ struct KeptOutlookTests {
         let now = Moment(rig.clock.mono)
         let body = rig.agent.body
         var ticked = body
-        let actions = ticked.tick(at: now, ids: { "again" })
+        var actions: [BodyAction] = []
+        ticked.tick(at: now, ids: { "again" }, into: &actions)
         #expect(actions.isEmpty && ticked == body, "\(note): a tick at \(now.mono) had work left (\(actions))")
         if turned {
             #expect(rig.agent.tickDue == body.nextDue(at: now), "\(note): armed for \(String(describing: rig.agent.tickDue))")

@@ -120,7 +120,7 @@ struct EdgeActionTests {
         _ = body.edge(.onair, down: false, at: 101.5)
         #expect(body.edge(.onair, down: true, at: 101.505).isEmpty)
         #expect(body.nextDue(at: Moment(101.505)) == 101.51)
-        #expect(body.tick(at: Moment(101.51), ids: { "w1" }) == [.readLevel(.onair)])
+        #expect(appended { body.tick(at: Moment(101.51), ids: { "w1" }, into: &$0) } == [.readLevel(.onair)])
         #expect(body.read(.onair, down: true, at: 101.51, id: "w1") == firstBlip(at: 101.5))
         #expect(body.contacts[.onair]?.isDown == true)
         #expect(body.outbox.items.isEmpty)
@@ -137,9 +137,9 @@ struct EdgeActionTests {
         var body = try wired()
         _ = body.down(.onair, at: 101)
         body.up(.onair, at: 101.1)
-        _ = body.edge(ButtonEdge(button: .onair, pressed: true, at: 102), at: Moment(102.5), ids: { "x" })
+        _ = appended { body.edge(ButtonEdge(button: .onair, pressed: true, at: 102), at: Moment(102.5), ids: { "x" }, into: &$0) }
         _ = body.tick(at: Moment(102.6))
-        _ = body.level(.onair, pressed: true, at: Moment(102.6), ids: { "r1" })
+        _ = body.read(.onair, down: true, at: 102.6)
         #expect(body.onair.asking.out?.at == Moment(102))
     }
 

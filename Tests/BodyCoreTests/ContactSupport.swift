@@ -4,6 +4,6 @@ extension Body {
     /// The line of `button` read at monotonic `t`, as the agent does when
     /// `.readLevel` asks: `down` is the real level.
     mutating func read(_ button: ButtonRole, down: Bool, at t: Double, id: String = "r1") -> [BodyAction] {
-        level(button, pressed: down, at: Moment(t), ids: { id })
+        appended { level(button, pressed: down, at: Moment(t), ids: { id }, into: &$0) }
     }
 }

@@ -113,18 +113,18 @@ struct EyesGateClockTests {
     @Test("the body's next wake includes the five minutes' end while the preview runs")
     func bodyWakes() throws {
         var body = Body(settings: BodySettings(name: "studio"), at: lagging(100))
-        _ = try body.push(JSON.parse(Array(#"{"eyes":{"open":false}}"#.utf8)), at: lagging(100))
+        _ = try body.push(JSONBytes.parse(Array(#"{"eyes":{"open":false}}"#.utf8)), at: lagging(100))
         let open = #"{"eyes":{"open":true,"until":\#(Moment(100).wall + 300),"why":"Dad's tap on the studio body"}}"#
-        let actions = try body.push(JSON.parse(Array(open.utf8)), at: lagging(101))
+        let actions = try body.push(JSONBytes.parse(Array(open.utf8)), at: lagging(101))
         #expect(actions.contains(.preview(run: true, why: "Dad's tap on the studio body")))
         // Woken at each due time (the unread lamp's flashes, Oriel's silence), the body is woken at 401 too.
         var t = 102.0
         while let due = body.nextDue(at: lagging(t)), due < 401 {
             t = due
-            #expect(!body.tick(at: lagging(t), ids: { "id" }).contains { if case .preview = $0 { true } else { false } })
+            #expect(!appended { body.tick(at: lagging(t), ids: { "id" }, into: &$0) }.contains { if case .preview = $0 { true } else { false } })
         }
         #expect(body.nextDue(at: lagging(t)) == 401)
-        let stop = body.tick(at: lagging(401), ids: { "id" })
+        let stop = appended { body.tick(at: lagging(401), ids: { "id" }, into: &$0) }
         #expect(stop.contains(.preview(run: false, why: EyesGate.tapOver)))
     }
 }

@@ -4,7 +4,7 @@ import Testing
 import BodyTestSupport
 
 /// nst/JSONTestSuite's parsing cases (Tests/Vectors/JSONTestSuite), each read
-/// the way `POST /face` reads a push: `JSON.parse`, then `Body.push`. Every
+/// the way `POST /face` reads a push: `JSONBytes.parse`, then `Body.push`. Every
 /// `n_` file must be refused, alone and as a value inside a push; every `y_`
 /// file taken. The `i_` files are the implementation's choice: what this one
 /// does is in the directory's README, and only its words are checked here.
@@ -24,13 +24,13 @@ struct JSONTestSuiteTests {
 
     /// What `POST /face` makes of these bytes: the push's answer, or the words of its 400.
     static func face(_ bytes: [UInt8]) -> Result<JSON, JSONParseError> {
-        let pushed: JSON
-        do { pushed = try JSON.parse(bytes) } catch { return .failure(error) }
+        let pushed: JSONBytes
+        do { pushed = try JSONBytes.parse(bytes) } catch { return .failure(error) }
         var body = studio()
         do { _ = try body.push(pushed, at: Moment(101)) } catch {
             return .failure(JSONParseError(reason: error.description))
         }
-        return .success(pushed)
+        return .success(pushed.json)
     }
 
     /// The bytes as the value of `onair` in a push: a value inside one.

@@ -95,10 +95,10 @@ struct OutlookTests {
         try body.face(#"{"onair":{"on":false}}"#, at: 100)
         _ = body.edge(.onair, down: true, at: 101)
         _ = body.tick(at: Moment(101.01))
-        _ = body.level(.onair, pressed: false, at: Moment(101.01), ids: { "n" })
+        _ = body.read(.onair, down: false, at: 101.01, id: "n")
         _ = body.edge(.onair, down: true, at: 102)
         _ = body.tick(at: Moment(102.01))
-        _ = body.level(.onair, pressed: false, at: Moment(102.01), ids: { "n" })
+        _ = body.read(.onair, down: false, at: 102.01, id: "n")
         check(body, at: Moment(102.5), "two blips")
     }
 

@@ -6,6 +6,15 @@ func json(_ text: String) throws -> JSON {
     try JSON.parse(Array(text.utf8))
 }
 
+/// What one of the rules' entry points brought about, as a list of its own:
+/// they append to the caller's list (the agent keeps one for every turn),
+/// where a test reads one call's actions apart.
+func appended(_ call: (inout [BodyAction]) -> Void) -> [BodyAction] {
+    var actions: [BodyAction] = []
+    call(&actions)
+    return actions
+}
+
 /// States a push can leave, named the way a trace reads.
 enum Said {
     static let off = OnAirState(on: false)
@@ -23,10 +32,10 @@ func studio(_ settings: BodySettings = BodySettings(name: "studio"), at t: Doubl
 }
 
 extension Body {
-    /// `POST /face` with a JSON literal at monotonic `t`.
+    /// `POST /face` with a JSON literal at monotonic `t`, read as the agent reads it.
     @discardableResult
     mutating func face(_ text: String, at t: Double) throws -> [BodyAction] {
-        try push(json(text), at: Moment(t))
+        try push(JSONBytes.parse(Array(text.utf8)), at: Moment(t))
     }
 
     /// A confirmed press (after the contact) at monotonic `t` with the id `id`;
@@ -39,12 +48,12 @@ extension Body {
     /// The clock, with "t1" for a request a bounce window's end might make.
     @discardableResult
     mutating func tick(at now: Moment) -> [BodyAction] {
-        tick(at: now, ids: { "t1" })
+        appended { tick(at: now, ids: { "t1" }, into: &$0) }
     }
 
     /// A raw edge on `button` at monotonic `t`, read by the caller at `t` too.
     mutating func edge(_ button: ButtonRole, down: Bool, at t: Double, id: String = "r1") -> [BodyAction] {
-        edge(ButtonEdge(button: button, pressed: down, at: t), at: Moment(t), ids: { id })
+        appended { edge(ButtonEdge(button: button, pressed: down, at: t), at: Moment(t), ids: { id }, into: &$0) }
     }
 
     /// A finger on `button` at monotonic `t`: its edge, then the bounce
@@ -53,8 +62,8 @@ extension Body {
     mutating func down(_ button: ButtonRole, at t: Double, id: String = "r1") -> [BodyAction] {
         var actions = edge(button, down: true, at: t, id: id)
         let end = t + Contact.defaultDebounce
-        actions += tick(at: Moment(end), ids: { id }).filter { $0 != .readLevel(button) }
-        return actions + level(button, pressed: true, at: Moment(end), ids: { id })
+        actions += appended { tick(at: Moment(end), ids: { id }, into: &$0) }.filter { $0 != .readLevel(button) }
+        return actions + read(button, down: true, at: end, id: id)
     }
 
     /// The finger off `button` at `t`, confirmed by the reading 10 ms later.
@@ -63,7 +72,7 @@ extension Body {
         var actions = edge(button, down: false, at: t)
         let end = t + Contact.defaultDebounce
         actions += tick(at: Moment(end)).filter { $0 != .readLevel(button) }
-        return actions + level(button, pressed: false, at: Moment(end), ids: { "t1" })
+        return actions + read(button, down: false, at: end, id: "t1")
     }
 
     /// A whole tap: down at `t`, up 100 ms later; what the press brought about.
