@@ -195,8 +195,9 @@ struct FileSystemTests {
     @Test("each folder made is a directory that exists, of mode 0700, named the prefix and six characters of its own")
     func temporaryFolders() throws {
         let prefix = "/tmp/studio-body-mkdtemp-"
-        let names = try (0..<100).map { _ in try FileSystem.makeTemporaryFolder(prefix) }
-        defer { names.forEach { rmdir($0) } }
+        var names: [String] = []
+        defer { names.forEach { rmdir($0) } }  // registered first: a throw part-way leaves none behind
+        for _ in 0..<100 { names.append(try FileSystem.makeTemporaryFolder(prefix)) }
         #expect(Set(names).count == names.count, "\(names.count) names, \(Set(names).count) of them apart")
         for name in names {
             #expect(name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 && !name.hasSuffix("XXXXXX"), "\(name)")

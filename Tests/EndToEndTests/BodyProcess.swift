@@ -70,17 +70,15 @@ final class BodyProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits up to 20 s for the body to say it serves (and its pin, with TLS),
+    /// then looks once more: a test process the machine stalled past the
+    /// deadline (a whole parallel run once stood still 26 s) judges what the
+    /// body said, not the time it lost.
     private func ready() async throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let p = run.servingPort, !tls || run.pin != nil {
-                port = p
-                return
-            }
-            if !process.isRunning { break }
-            await pause(0.02)
-        }
-        throw BodyFailed(words: "studio-body did not start: \(log)")
+        let said = { self.run.servingPort != nil && (!self.tls || self.run.pin != nil) }
+        _ = await eventually(within: 20, every: 0.02) { said() || !self.process.isRunning }
+        guard said(), let p = run.servingPort else { throw BodyFailed(words: "studio-body did not start: \(log)") }
+        port = p
     }
 
     /// Reads the body's standard error again after `stallLog`.
