@@ -392,9 +392,7 @@ int main(int argc, char **argv) {
         /* The nearest of MHD's own timeout and the waiting /ears deadlines. */
         int timeout = -1;
         MHD_UNSIGNED_LONG_LONG mhd;
-        /* At most 1 s: a SIGTERM between the stop check and the wait is seen then. */
-        if (MHD_get_timeout(d, &mhd) == MHD_YES) timeout = mhd > 1000 ? 1000 : (int)mhd;
-        else timeout = 1000;
+        if (MHD_get_timeout(d, &mhd) == MHD_YES) timeout = mhd > 60000 ? 60000 : (int)mhd;
         double t = now();
         for (int i = 0; i < MAX_WAITERS; i++)
             if (waiters[i].live) {
