@@ -181,15 +181,9 @@ extension String {
 extension Metrics {
     /// The whole `/metrics` answer: this body's name and version, every
     /// counter (each button and outcome, each hello outcome, even at 0, so
-    /// a rate sees the first one), the gauges and the histograms.
-    public func text(name: String, version: String, _ now: MetricsGauges) -> String {
-        var bytes: [UInt8] = []
-        write(name: name, version: version, now, into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The same text written into the caller's buffer, emptied first and
-    /// kept at its capacity: a scrape reuses the agent's buffer.
+    /// a rate sees the first one), the gauges and the histograms, written
+    /// into the caller's buffer, emptied first and kept at its capacity: a
+    /// scrape reuses the agent's buffer.
     public func write(name: String, version: String, _ now: MetricsGauges, into buffer: inout [UInt8]) {
         var w = Exposition.Writer(into: [])
         swap(&w.bytes, &buffer)

@@ -132,7 +132,7 @@ struct MetricsTests {
         m.whereAnswered(asked: 110, answered: 112)
         let gauges = MetricsGauges(
             onAir: "asking", orielSilent: false, boardOK: true, previewRunning: false, whereWatching: true, waitingPolls: 2)
-        let text = m.text(name: "Studio \"A\"", version: "0.9.0", gauges)
+        let text = exposition(m, name: "Studio \"A\"", version: "0.9.0", gauges)
         #expect(text == wholeTextExpected)
         // Written into a buffer the agent keeps: the same text, the same storage the next time.
         var buffer: [UInt8] = []
@@ -149,7 +149,7 @@ struct MetricsTests {
         var m = Metrics()
         for status in [404, 200, 101, 200, 500, 404, 200] { m.answered(status: status) }
         #expect(m.answers == [101: 1, 200: 3, 404: 2, 500: 1])
-        let text = m.text(name: "s", version: "1", MetricsGauges(
+        let text = exposition(m, name: "s", version: "1", MetricsGauges(
             onAir: "off", orielSilent: false, boardOK: true, previewRunning: false, whereWatching: false, waitingPolls: 0))
         #expect(text.contains("""
             studio_body_http_answers_total{code="101"} 1
@@ -162,7 +162,7 @@ struct MetricsTests {
 
     @Test("an On Air word the state set does not list still shows, alone at 1")
     func unlistedWord() {
-        let text = Metrics().text(name: "s", version: "1", MetricsGauges(
+        let text = exposition(Metrics(), name: "s", version: "1", MetricsGauges(
             onAir: "new", orielSilent: true, boardOK: false, previewRunning: true, whereWatching: false, waitingPolls: 0))
         #expect(text.contains("""
             studio_body_on_air{word="asking"} 0
@@ -300,3 +300,10 @@ private let wholeTextExpected = #"""
     studio_body_where_answer_seconds_count 1
 
     """#
+
+/// The `/metrics` answer as text, through the one writer the agent uses.
+private func exposition(_ m: Metrics, name: String, version: String, _ now: MetricsGauges) -> String {
+    var bytes: [UInt8] = []
+    m.write(name: name, version: version, now, into: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}
