@@ -64,9 +64,17 @@ def main():
         check(not driver.execute_script("return (window.pageState||{}).sim"), "the board is gpio-sim, not the sim board: no press buttons")
 
         # The pull, written in the guest: the line goes low (pressed, active low).
-        for n, (pull, word) in enumerate((("pull-down", "down"), ("pull-up", "up")), 1):
+        # The guest polls the share every 20 ms; a loaded host can stall it or the
+        # VM past the 1 s bound, so a pair of pulls slower than that (but seen
+        # within 5 s) is spoiled and tried again, three pairs at most. A page that
+        # never shows a pull fails at once; one slow in every pair fails.
+        n = 0
+
+        def pull(kind, word):
+            nonlocal n
+            n += 1
             with open(os.path.join(share, "pull.tmp"), "w") as f:
-                f.write(pull + "\n")
+                f.write(kind + "\n")
             asked_at = time.monotonic()
             os.rename(os.path.join(share, "pull.tmp"), os.path.join(share, f"pull-{n}"))
             try:
@@ -76,12 +84,22 @@ def main():
                 took = None
             browser.wait(lambda: os.path.exists(os.path.join(share, f"pulled-{n}")), 10, "the guest to pull the line")
             said = open(os.path.join(share, f"pulled-{n}")).read().split()
-            # From the host's asking: the guest's 20 ms poll and the share's latency are in it too.
-            check(took is not None and took < 1.0,
-                  f"gpio-sim {pull} (the line's value then {said[1] if len(said) > 1 else '?'}): the page says {word} "
-                  + (f"{took * 1000:.0f} ms after the host asked the guest to pull" if took is not None else "not within 5 s"))
             if word == "down":
                 browser.screenshot(driver, os.path.join(share, "page-vm-down-390.png"))
+            return kind, word, took, said
+
+        for attempt in range(1, 4):
+            pulls = [pull(kind, word) for kind, word in (("pull-down", "down"), ("pull-up", "up"))]
+            slow = [f"{kind} {took * 1000:.0f} ms" for kind, _, took, _ in pulls if took is not None and took >= 1.0]
+            if not slow or any(took is None for _, _, took, _ in pulls) or attempt == 3:
+                break
+            print(f"# spoiled: pair {attempt} of 3 was slower than 1 s ({', '.join(slow)}); trying again", flush=True)
+        for kind, word, took, said in pulls:
+            # From the host's asking: the guest's 20 ms poll and the share's latency are in it too.
+            check(took is not None and took < 1.0,
+                  f"gpio-sim {kind} (the line's value then {said[1] if len(said) > 1 else '?'}): the page says {word} "
+                  + (f"{took * 1000:.0f} ms after the host asked the guest to pull" if took is not None else "not within 5 s")
+                  + (f", in pair {attempt} of 3" if attempt > 1 else ""))
 
         # The eyes: no frame while closed; a frame while open for a tap; none once closed again.
         frame = lambda: driver.execute_script(
