@@ -158,6 +158,17 @@ final class Client {
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Everything received so far, as text (a stream's bytes: `/events`).
+    func received() -> String {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            got += chunk[0..<n]
+        }
+        return raw
+    }
+
     /// A whole answer, if one has arrived: its status and body.
     func answer() -> (status: Int, body: String)? {
         var chunk = [UInt8](repeating: 0, count: 65536)
