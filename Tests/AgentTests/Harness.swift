@@ -63,8 +63,9 @@ final class AgentRig {
     let agent: Agent
     var deeds: [AgentDeed] = []
 
-    /// `more`: further sections of the configuration (a `[location]`).
-    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "") throws {
+    /// `more`: further sections of the configuration (a `[location]`);
+    /// `watchdog`: systemd's ping interval, as half of WATCHDOG_USEC would give it.
+    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "", watchdog: Double? = nil) throws {
         clock = ManualClock(t, wallAhead: wallAhead)
         let config = try BodyConfig.parse("[body]\nname = studio\nlisten = 127.0.0.1:0\nannounce = no\n[board]\nfile = sim\n" + more,
                                           file: "test.conf")
@@ -77,6 +78,7 @@ final class AgentRig {
                           log: Log(), clock: clock.clock)
         agent.boardMaker = { fake }
         agent.witness = { [unowned self] in deeds.append($0) }
+        agent.watchdogEvery = watchdog
         try agent.start()
     }
 

@@ -83,4 +83,33 @@ struct TimerTurnTests {
         #expect(rig.turns.contains { $0.first == .turn("the page's keep-alive came") && $0.last == .published }, "\(rig.turns)")
         #expect(rig.agent.page.events.encoded == encoded + 2)
     }
+
+    @Test("systemd's watchdog is pinged in the body's first turn, then each interval after the last ping's turn, in a turn of its own")
+    func watchdogIsATurn() throws {
+        let rig = try AgentRig(at: 1000, watchdog: 10)
+        let started = try #require(rig.turns.first { $0.first == .turn("the body started") })
+        #expect(started.contains(.told("WATCHDOG=1")), "\(started)")
+        rig.deeds.removeAll()
+        try rig.advance(to: 1009.9)
+        #expect(!rig.deeds.contains(.told("WATCHDOG=1")), "\(rig.turns)")
+        // Late by 3 s (a busy host): the ping's turn is at the clock's 1013.
+        try rig.advance(to: 1013)
+        let ping = try #require(rig.turn(with: .told("WATCHDOG=1")), "\(rig.turns)")
+        #expect(ping.first == .turn("the watchdog's time came"))
+        #expect(rig.deeds.filter { $0 == .told("WATCHDOG=1") }.count == 1)
+        // The next is 10 s after that turn's moment, not after 1010.
+        rig.deeds.removeAll()
+        try rig.advance(to: 1022.9)
+        #expect(!rig.deeds.contains(.told("WATCHDOG=1")), "\(rig.turns)")
+        try rig.advance(to: 1023)
+        #expect(rig.turn(with: .told("WATCHDOG=1"))?.first == .turn("the watchdog's time came"), "\(rig.turns)")
+    }
+
+    @Test("a body without systemd's watchdog pings nothing")
+    func noWatchdog() throws {
+        let rig = try AgentRig(at: 1000)
+        try rig.advance(to: 2000)
+        #expect(!rig.deeds.contains(.told("WATCHDOG=1")))
+        #expect(!rig.deeds.contains(.turn("the watchdog's time came")))
+    }
 }
