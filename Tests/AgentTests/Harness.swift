@@ -109,6 +109,19 @@ final class AgentRig {
 
     func client() -> Client { Client(port: agent.port) }
 
+    /// `client`'s answer, the loop run until it came (nil: it never did).
+    func answer(_ client: Client) throws -> (status: Int, body: String)? {
+        var got: (status: Int, body: String)?
+        try pump { got = client.answer(); return got != nil }
+        return got
+    }
+
+    /// Oriel pushes `json` on `client`; its answer.
+    func push(_ client: Client, _ json: String) throws -> (status: Int, body: String)? {
+        client.send("POST", "/face", body: json)
+        return try answer(client)
+    }
+
     /// The button's line moves at `t`: the loop reads the edge (a turn of
     /// its own), then the clock passes the 10 ms window's end and the rules read the line.
     func line(_ down: Bool, at t: Double) throws {

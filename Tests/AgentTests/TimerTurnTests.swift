@@ -8,10 +8,7 @@ import BodyCore
 @Suite("The page's timers and the watchdog are turns on the agent's clock", .serialized)
 struct TimerTurnTests {
     func push(_ rig: AgentRig, _ client: Client, _ json: String) throws {
-        client.send("POST", "/face", body: json)
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
-        #expect(got?.status == 200)
+        #expect(try rig.push(client, json)?.status == 200)
     }
 
     /// A browser watching `/events`, its first event read.
