@@ -183,7 +183,8 @@ public final class Agent: @unchecked Sendable {
                                 port: setup.config.gpsdPort,
                                 turn: { [unowned self] event, work in self.turn(event) { work($0); return [] } },
                                 log: { [unowned self] in self.say($0) })
-        preview = PreviewService(loop: loop, device: setup.config.cameraDevice, wake: setup.config.cameraWake, width: setup.config.cameraWidth,
+        preview = PreviewService(loop: loop, turn: { [unowned self] event, work in self.turn(event) { work($0); return [] } },
+                                 device: setup.config.cameraDevice, wake: setup.config.cameraWake, width: setup.config.cameraWidth,
                                  height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { [unowned self] in self.say($0) })
     }
 
@@ -348,7 +349,7 @@ public final class Agent: @unchecked Sendable {
         answerSimPresses(at: now, all: true)
         stopping = true
         if server?.wantsRun == true { runServer() }
-        preview.run(false, why: "the body is stopping")
+        preview.run(false, why: "the body is stopping", at: now)
         if let board {
             for role in board.outputs {
                 try? board.drive(role, lit: false)

@@ -128,7 +128,7 @@ extension Agent {
         case .log(let words, let level):
             say(words, level == .warning ? .warning : .info)
         case .preview(let run, let why):
-            preview.run(run, why: why)
+            preview.run(run, why: why, at: now)
             // A camera that cannot be opened counts as gone: the gate then
             // waits for a fresh opening rather than retrying the device.
             if run && !preview.running { carryOut(changeBody { $0.cameraGone(preview.stoppedWhy) }, at: now) }
