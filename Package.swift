@@ -58,12 +58,12 @@ let package = Package(
         // The HTTP server alone with a trivial handler, for wrk (scripts/bench). Not installed.
         .executableTarget(name: "http-bench", dependencies: ["BodyHTTP", "BodySystem"]),
 
-        // What several test targets share: loopback sockets, the repository's files,
+        // What several test targets share: loopback sockets, the feeder's socket, the repository's files,
         // the real body started for a test, the tests' own clock.
         .target(name: "BodyTestSupport", path: "Tests/BodyTestSupport"),
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem", "BodyTestSupport"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem", "BodyTestSupport"]),
         // The agent built in the process on a fake board and a manual clock, turned by hand.
         .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),

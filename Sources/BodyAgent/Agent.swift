@@ -156,6 +156,8 @@ public final class Agent: @unchecked Sendable {
     var tickDue: Double?
     var signals: Signals?
     var stopping = false
+    /// How often systemd's watchdog is pinged (nil: it asks for none); a test sets its own before `start`.
+    var watchdogEvery = Notify.watchdogInterval()
 
     // Place and eyes.
     var location: WhereService!
@@ -181,7 +183,8 @@ public final class Agent: @unchecked Sendable {
                                 port: setup.config.gpsdPort,
                                 turn: { [unowned self] event, work in self.turn(event) { work($0); return [] } },
                                 log: { [unowned self] in self.say($0) })
-        preview = PreviewService(loop: loop, device: setup.config.cameraDevice, wake: setup.config.cameraWake, width: setup.config.cameraWidth,
+        preview = PreviewService(loop: loop, turn: { [unowned self] event, work in self.turn(event) { work($0); return [] } },
+                                 device: setup.config.cameraDevice, wake: setup.config.cameraWake, width: setup.config.cameraWidth,
                                  height: setup.config.cameraHeight, fps: setup.config.cameraFPS, log: { [unowned self] in self.say($0) })
     }
 
@@ -241,8 +244,10 @@ public final class Agent: @unchecked Sendable {
         log(WallClock.words())
         if let url = setup.config.orielURL { hello = HelloRounds(oriel: HelloSender.url(oriel: url)) }
         startAnnouncing()
-        turn("the body started") { [body] _ in body.started() }
-        if let interval = Notify.watchdogInterval() { watchdog(every: interval) }
+        turn("the body started") { [unowned self, body] now in
+            if let every = self.watchdogEvery { self.watchdog(every: every, at: now) }
+            return body.started()
+        }
         tell("READY=1\nSTATUS=serving")
     }
 
@@ -256,6 +261,7 @@ public final class Agent: @unchecked Sendable {
 
     /// Tells systemd; a failure is logged when its words change, not on every ping.
     func tell(_ state: String) {
+        witness?(.told(state))
         if let failed = notify.send(state) {
             if let words = faults.say(failed, about: "notify") { say(words, .error) }
         } else {
@@ -263,10 +269,14 @@ public final class Agent: @unchecked Sendable {
         }
     }
 
-    func watchdog(every interval: Double) {
+    /// Pings systemd's watchdog in the turn at `now`, and the next `interval`
+    /// after that moment in a turn of its own: a turn that never ends misses
+    /// the ping, and systemd restarts the body. A ping that fails is said in
+    /// the turn's log step.
+    func watchdog(every interval: Double, at now: Moment) {
         tell("WATCHDOG=1")
-        loop.schedule(at: clock.now().mono + interval) { [unowned self] in
-            if !self.stopping { self.watchdog(every: interval) }
+        loop.schedule(at: now.mono + interval) { [unowned self] in
+            self.turn("the watchdog's time came") { self.watchdog(every: interval, at: $0); return [] }
         }
     }
 
@@ -339,7 +349,7 @@ public final class Agent: @unchecked Sendable {
         answerSimPresses(at: now, all: true)
         stopping = true
         if server?.wantsRun == true { runServer() }
-        preview.run(false, why: "the body is stopping")
+        preview.run(false, why: "the body is stopping", at: now)
         if let board {
             for role in board.outputs {
                 try? board.drive(role, lit: false)

@@ -51,7 +51,7 @@ extension Agent {
         case .preview:
             preview.serveStream(reply)
         case .previewJPEG:
-            preview.serveJPEG(reply)
+            preview.serveJPEG(reply, at: now)
         case .metrics:
             reply.send(HTTPResponse(status: 200, contentType: Exposition.contentType, body: metricsAnswer(at: now)))
         case .simPress(let name):

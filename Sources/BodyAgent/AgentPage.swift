@@ -13,8 +13,8 @@ final class PageService {
     /// The page, made once with the body's name.
     let html: String
 
-    init(loop: EventLoop, clock: AgentClock, name: String) {
-        events = PageEvents(loop: loop, clock: clock)
+    init(loop: EventLoop, turn: @escaping AgentTurn, name: String) {
+        events = PageEvents(loop: loop, turn: turn)
         self.name = name
         html = PageHTML.page(name: name)
     }
@@ -82,7 +82,7 @@ extension Agent {
 
     /// The turn's last step: the page's watchers hear of a change.
     func publishPage(at now: Moment) {
-        page.events.publish(at: now)
+        if page.events.publish(at: now) { witness?(.published) }
     }
 
     /// What the page shows now.
@@ -122,7 +122,8 @@ extension Agent {
 extension Agent {
     /// The page's state, its events made from the agent's document.
     func makePage() -> PageService {
-        let page = PageService(loop: loop, clock: clock, name: setup.config.name)
+        let page = PageService(loop: loop, turn: { [unowned self] event, work in self.turn(event) { work($0); return [] } },
+                               name: setup.config.name)
         page.events.document = { [unowned self] now in self.pageDocument(at: now) }
         return page
     }

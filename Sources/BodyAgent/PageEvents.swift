@@ -24,17 +24,20 @@ final class PageEvents {
     private var number: UInt64 = 0
     private var later: EventLoop.TimerID?
     private var keepAlive: EventLoop.TimerID?
+    /// The keep-alive came: the next publish sends the facts even if unchanged.
+    private var resendDue = false
     /// Events encoded since the start: one per change, not one per client (tests read it).
     private(set) var encoded = 0
 
     /// Makes the page's document now; set by the agent.
     var document: ((_ now: Moment) -> PageDocument)?
 
-    /// The agent's clock, for the events the page's own timers send.
-    let clock: AgentClock
+    /// The page's own timers are the agent's turns: what they send goes out
+    /// at the turn's last step, at its moment, after its lines and its log.
+    private let turn: AgentTurn
 
-    init(loop: EventLoop, clock: AgentClock) {
-        self.clock = clock
+    init(loop: EventLoop, turn: @escaping AgentTurn) {
+        self.turn = turn
         self.loop = loop
     }
 
@@ -62,25 +65,35 @@ final class PageEvents {
         } else {
             send(document, at: now)
         }
-        if keepAlive == nil { scheduleKeepAlive() }
+        if keepAlive == nil { scheduleKeepAlive(after: now) }
     }
 
-    /// After every event the agent handled: sends the facts if they changed.
-    /// Under a storm of requests the facts are made at most ten times a second.
-    func publish(at now: Moment) {
-        guard !clients.isEmpty, later == nil else { return }
-        guard now.mono - madeAt >= Self.spacing else {
+    /// The turn's last step, after every event the agent handled: sends the
+    /// facts if they changed (or the keep-alive came). Under a storm of
+    /// requests the facts are made at most ten times a second. True when an
+    /// event was sent.
+    @discardableResult
+    func publish(at now: Moment) -> Bool {
+        guard !clients.isEmpty, later == nil else { return false }
+        // Compared as it is scheduled: `now - madeAt` may round below the
+        // spacing at the very moment the timer comes, which would schedule it again.
+        guard now.mono >= madeAt + Self.spacing else {
             // Too soon after the last: the newest facts go out at the spacing's end.
             later = loop.schedule(at: madeAt + Self.spacing) { [unowned self] in
                 self.later = nil
-                self.publish(at: self.clock.now())
+                self.turn("the page's spacing ended") { _ in }
             }
-            return
+            return false
         }
-        guard let document = document?(now) else { return }
+        guard let document = document?(now) else { return false }
         madeAt = now.mono
-        if let sent, sent.sameFacts(as: document) { return }
+        if !resendDue, let sent, sent.sameFacts(as: document) { return false }
+        // The keep-alive's resend is the facts again, whole: a quiet stream stays
+        // known to be alive, and a log line from the hello's thread with no
+        // event since shows now. (Not a comment: an offer replaces an event not yet begun.)
+        resendDue = false
         send(document, at: now)
+        return true
     }
 
     private func send(_ document: PageDocument, at now: Moment) {
@@ -99,19 +112,12 @@ final class PageEvents {
             + EventStream.event("page", id: number, data: document.json(at: now.mono))
     }
 
-    private func scheduleKeepAlive() {
-        keepAlive = loop.schedule(at: clock.now().mono + Self.keepAliveEvery) { [unowned self] in
+    private func scheduleKeepAlive(after now: Moment) {
+        keepAlive = loop.schedule(at: now.mono + Self.keepAliveEvery) { [unowned self] in
             self.keepAlive = nil
             guard !self.clients.isEmpty else { return }
-            // The facts again, whole: a quiet stream stays known to be alive, and
-            // a log line from the hello's thread with no event since shows now.
-            // (Not a comment: an offer replaces an event not yet begun.)
-            let now = self.clock.now()
-            if self.later == nil, let document = self.document?(now) {
-                self.madeAt = now.mono
-                self.send(document, at: now)
-            }
-            self.scheduleKeepAlive()
+            self.resendDue = true
+            self.turn("the page's keep-alive came") { self.scheduleKeepAlive(after: $0) }
         }
     }
 
@@ -123,6 +129,7 @@ final class PageEvents {
         if clients.isEmpty {
             loop.cancel(keepAlive)
             keepAlive = nil
+            resendDue = false
             sent = nil
         }
     }

@@ -27,7 +27,16 @@ enum AgentDeed: Equatable, Sendable {
     case logged(String)
     /// The rules' next wake-up was set (nil: none due).
     case armed(Double?)
+    /// systemd was told this (`READY=1`, `WATCHDOG=1`, ...).
+    case told(String)
+    /// The page's watchers were sent an event (`/events`).
+    case published
 }
+
+/// How a service beside the agent hands it an event of its own (a timer, a
+/// descriptor it watches): `work` runs as the event's decision in one turn
+/// named `event`, at the turn's moment, and the turn does its other steps.
+typealias AgentTurn = (_ event: StaticString, _ work: (Moment) -> Void) -> Void
 
 /// One turn per event, in one order. Every event the loop hears
 /// comes here once:
@@ -42,7 +51,9 @@ enum AgentDeed: Equatable, Sendable {
 ///    again at once while it says it has more to do now, at most four runs);
 /// 5. the log is written: the turn's lines, in the order they were said;
 /// 6. timers are re-armed once: the rules' next wake-up, the server's timeout;
-/// 7. the page's watchers hear of a change (`/events`, at most ten times a second).
+/// 7. the page's watchers hear of a change (`/events`, at most ten times a
+///    second); the page's own timers (the spacing's end, the keep-alive) are
+///    turns whose only deed is this step.
 ///
 /// The kill switch's path is short on purpose: a press's answer to Oriel's
 /// parked poll leaves in step 4 of the turn that confirmed it, before any
@@ -117,7 +128,7 @@ extension Agent {
         case .log(let words, let level):
             say(words, level == .warning ? .warning : .info)
         case .preview(let run, let why):
-            preview.run(run, why: why)
+            preview.run(run, why: why, at: now)
             // A camera that cannot be opened counts as gone: the gate then
             // waits for a fresh opening rather than retrying the device.
             if run && !preview.running { carryOut(changeBody { $0.cameraGone(preview.stoppedWhy) }, at: now) }

@@ -63,8 +63,9 @@ final class AgentRig {
     let agent: Agent
     var deeds: [AgentDeed] = []
 
-    /// `more`: further sections of the configuration (a `[location]`).
-    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "") throws {
+    /// `more`: further sections of the configuration (a `[location]`);
+    /// `watchdog`: systemd's ping interval, as half of WATCHDOG_USEC would give it.
+    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "", watchdog: Double? = nil) throws {
         clock = ManualClock(t, wallAhead: wallAhead)
         let config = try BodyConfig.parse("[body]\nname = studio\nlisten = 127.0.0.1:0\nannounce = no\n[board]\nfile = sim\n" + more,
                                           file: "test.conf")
@@ -77,6 +78,7 @@ final class AgentRig {
                           log: Log(), clock: clock.clock)
         agent.boardMaker = { fake }
         agent.witness = { [unowned self] in deeds.append($0) }
+        agent.watchdogEvery = watchdog
         try agent.start()
     }
 
@@ -106,6 +108,19 @@ final class AgentRig {
     }
 
     func client() -> Client { Client(port: agent.port) }
+
+    /// `client`'s answer, the loop run until it came (nil: it never did).
+    func answer(_ client: Client) throws -> (status: Int, body: String)? {
+        var got: (status: Int, body: String)?
+        try pump { got = client.answer(); return got != nil }
+        return got
+    }
+
+    /// Oriel pushes `json` on `client`; its answer.
+    func push(_ client: Client, _ json: String) throws -> (status: Int, body: String)? {
+        client.send("POST", "/face", body: json)
+        return try answer(client)
+    }
 
     /// The button's line moves at `t`: the loop reads the edge (a turn of
     /// its own), then the clock passes the 10 ms window's end and the rules read the line.
@@ -156,6 +171,17 @@ final class Client {
     func send(_ method: String, _ path: String, body: String = "") {
         let text = "\(method) \(path) HTTP/1.1\r\nHost: body\r\nAuthorization: Bearer t0ken\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
         _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Everything received so far, as text (a stream's bytes: `/events`).
+    func received() -> String {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            got += chunk[0..<n]
+        }
+        return raw
     }
 
     /// A whole answer, if one has arrived: its status and body.

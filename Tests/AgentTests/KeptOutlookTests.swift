@@ -9,10 +9,7 @@ import BodyCore
 @Suite("The kept outlook: turns that skip the tick do as turns that tick", .serialized)
 struct KeptOutlookTests {
     func push(_ rig: AgentRig, _ client: Client, _ json: String) throws {
-        client.send("POST", "/face", body: json)
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
-        #expect(got?.status == 200)
+        #expect(try rig.push(client, json)?.status == 200)
     }
 
     /// After a turn: the body is as a tick now leaves it, the lines show what

@@ -35,9 +35,7 @@ struct WhereTurnTests {
     }
 
     func answer(_ rig: AgentRig, _ client: Client) throws -> (status: Int, body: String) {
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
-        return try #require(got)
+        try #require(try rig.answer(client))
     }
 
     @Test("a fix 29 s behind the agent's wall clock is fresh: answered in the turn that read it, in its one server run")

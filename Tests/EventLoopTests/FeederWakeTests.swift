@@ -2,44 +2,29 @@ import Testing
 import Glibc
 @testable import BodyAgent
 import BodySystem
+import BodyTestSupport
 
 /// The preview with a Pi camera's feeder (`[camera] wake`): the test plays
 /// studio-body-picamera.socket, listening where the body connects.
 @Suite("The preview wakes the Pi camera's feeder only while it runs")
 final class FeederWakeTests {
-    let path = "/tmp/studio-body-wake-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let feeder: FeederSocket
+    var path: String { feeder.path }
     let listening: FileDescriptor
     let loop: EventLoop
     var lines: [String] = []
     var gone: [String] = []
-    /// Closed by the test that needs nobody listening: closed once, never again, since
-    /// the number may be another test's descriptor by then (they run in parallel).
-    var listeningClosed = false
 
     init() throws {
         loop = try EventLoop()
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in bytes.enumerated() { raw[i] = b }
-        }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        listening = FileDescriptor(rawValue: fd)
-        try #require(rc == 0 && listen(fd, 4) == 0)
-        try listening.makeNonBlocking()
-    }
-
-    deinit {
-        if !listeningClosed { try? listening.close() }
-        unlink(path)
+        feeder = try FeederSocket()
+        listening = FileDescriptor(rawValue: feeder.descriptor)
     }
 
     func preview(device: String = "/nonexistent/studio-camera") -> PreviewService {
-        let service = PreviewService(loop: loop, device: device, wake: path, width: 64, height: 48, fps: 15) { [unowned self] in self.lines.append($0) }
+        // Each event a turn at the system clock's moment, as the body's agent would make it.
+        let service = PreviewService(loop: loop, turn: { _, work in work(AgentClock.system.now()) },
+                                     device: device, wake: path, width: 64, height: 48, fps: 15) { [unowned self] in self.lines.append($0) }
         service.onGone = { [unowned self] in self.gone.append($0); self.loop.stop() }
         return service
     }
@@ -66,14 +51,14 @@ final class FeederWakeTests {
     func wakes() throws {
         let service = preview()
         #expect(try LocalSocket.accept(from: listening) == nil)
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         #expect(service.running)
         #expect(service.words == "starting: waking the camera's feeder (\(path))")
         let side = try feederSide()
         defer { try? side.close() }
-        service.run(true, why: "opened by Oriel")  // a second verdict does not connect twice
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())  // a second verdict does not connect twice
         #expect(try LocalSocket.accept(from: listening) == nil)
-        service.run(false, why: "closed by Oriel")
+        service.run(false, why: "closed by Oriel", at: AgentClock.system.now())
         #expect(try ended(side), "closing the eyes ends the connection, and so the camera")
         #expect(service.words == "stopped: closed by Oriel")
     }
@@ -81,7 +66,7 @@ final class FeederWakeTests {
     @Test("the feeder's error reaches the preview's words and the gate, in the feeder's words")
     func feederFails() throws {
         let service = preview()
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         let side = try feederSide()
         try side.writeAll(Array("error the camera's stream ended after 0 frames: rpicam-vid exited with status 255\n".utf8))
         try side.close()
@@ -95,7 +80,7 @@ final class FeederWakeTests {
     @Test("a feeder that ends without a word is said so, with where to look")
     func feederSilent() throws {
         let service = preview()
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         try feederSide().close()
         try runUntilGone()
         #expect(gone == ["camera: the camera's feeder ended without a word (journalctl -u studio-body-picamera)"])
@@ -104,7 +89,7 @@ final class FeederWakeTests {
     @Test("a feeder that floods garbage is read in bounded pieces, and its last words still count")
     func flood() throws {
         let service = preview()
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         let side = try feederSide()
         try side.writeAll([UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10) + Array("\nready now\nerror the sensor is gone\n".utf8))
         try side.close()
@@ -116,7 +101,7 @@ final class FeederWakeTests {
     @Test("ready opens the node; a node that cannot be opened ends the feeder too")
     func readyButNoNode() throws {
         let service = preview()
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         let side = try feederSide()
         defer { try? side.close() }
         try side.writeAll(Array("ready\n".utf8))
@@ -128,14 +113,13 @@ final class FeederWakeTests {
 
     @Test("no socket, or nobody listening: not started, in words that say what to enable")
     func unreachable() throws {
-        listeningClosed = true
-        try listening.close()
+        feeder.close()
         let service = preview()
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         #expect(!service.running)
         #expect(service.words == "stopped: camera: nothing listens on \(path) (studio-body-picamera.socket stopped or failed? systemctl status studio-body-picamera.socket)")
         unlink(path)
-        service.run(true, why: "opened by Oriel")
+        service.run(true, why: "opened by Oriel", at: AgentClock.system.now())
         #expect(service.words.hasPrefix("stopped: camera: no feeder socket at \(path) (is studio-body-picamera.socket enabled?"))
     }
 }

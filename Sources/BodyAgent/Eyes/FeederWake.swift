@@ -10,6 +10,7 @@ import BodySystem
 final class FeederWake {
     let path: String
     private let loop: EventLoop
+    private let turn: AgentTurn
     private var connection: FileDescriptor?
     private var watch: EventLoop.WatchID?
     private var timer: EventLoop.TimerID?
@@ -29,11 +30,14 @@ final class FeederWake {
     static let readsPerWakeup = 8
 
     /// Connects and waits for `ready` (then `onReady`) or the end (then
-    /// `onEnded` with why, once). Throws the reason in words when the socket
-    /// cannot be reached: nothing is held then.
-    init(path: String, loop: EventLoop, onReady: @escaping () -> Void, onEnded: @escaping (String) -> Void) throws(CameraWakeError) {
+    /// `onEnded` with why, once), each heard in a turn of the agent's; the
+    /// wait for ready runs from `now`, the turn's moment. Throws the reason
+    /// in words when the socket cannot be reached: nothing is held then.
+    init(path: String, loop: EventLoop, at now: Moment, turn: @escaping AgentTurn,
+         onReady: @escaping () -> Void, onEnded: @escaping (String) -> Void) throws(CameraWakeError) {
         self.path = path
         self.loop = loop
+        self.turn = turn
         self.onReady = onReady
         self.onEnded = onEnded
         let connection: FileDescriptor
@@ -43,13 +47,19 @@ final class FeederWake {
             throw CameraWakeError(Self.unreachable(path, error))
         }
         do throws(LoopError) {
-            watch = try loop.watch(fd: connection) { [weak self] in self?.readable() }
+            watch = try loop.watch(fd: connection) { [weak self] in
+                guard let self else { return }
+                self.turn("the camera's feeder spoke") { _ in self.readable() }
+            }
         } catch {
             try? connection.close()
             throw CameraWakeError("camera: cannot watch the connection to \(path): \(error)")
         }
         self.connection = connection
-        timer = loop.schedule(at: EventLoop.monotonic() + Self.readyWait) { [weak self] in self?.tooSlow() }
+        timer = loop.schedule(at: now.mono + Self.readyWait) { [weak self] in
+            guard let self else { return }
+            self.turn("the camera's feeder's wait ran out") { _ in self.tooSlow() }
+        }
     }
 
     deinit { close() }

@@ -7,8 +7,14 @@ import BodyHTTP
 /// gate's verdict); this only obeys. Frames live in memory only.
 /// Loop thread only; a YUYV camera's frames are encoded on a worker thread
 /// (`FrameEncoder`), whose JPEGs come back through `loop.post`.
+///
+/// Every event of its own (frames ready, a JPEG encoded, the feeder's word
+/// or its wait, a first frame's wait) is one of the agent's turns: what it
+/// offers its clients leaves in that turn's server run, its lines are written
+/// after, and its timers run on the agent's clock.
 public final class PreviewService: @unchecked Sendable {
     private let loop: EventLoop
+    private let turn: AgentTurn
     private let device: String?
     /// The Pi camera's feeder socket: woken for each opening, its camera off otherwise.
     private let wake: String?
@@ -49,9 +55,10 @@ public final class PreviewService: @unchecked Sendable {
     /// (`EyesGate.cameraGone`) and runs again only after a fresh opening.
     public var onGone: ((_ why: String) -> Void)?
 
-    public init(loop: EventLoop, device: String?, wake: String? = nil, width: Int, height: Int, fps: Int,
-                log: @escaping (String) -> Void) {
+    init(loop: EventLoop, turn: @escaping AgentTurn, device: String?, wake: String? = nil, width: Int, height: Int, fps: Int,
+         log: @escaping (String) -> Void) {
         self.loop = loop
+        self.turn = turn
         self.device = device
         self.wake = wake
         self.width = width
@@ -73,6 +80,9 @@ public final class PreviewService: @unchecked Sendable {
     /// Running, or waking the camera's feeder: a request waits for its first frame.
     public var running: Bool { camera != nil || feeder != nil }
 
+    /// `GET /preview.jpg` requests waiting for a first frame (tests read it).
+    var waitingForFirstFrame: Int { waiting.count }
+
     /// "running: YUYV 640x480 @15 (encoded)", "stopped: closed by Oriel",
     /// "stopped: camera unplugged (/dev/video0)", "stopped: no camera configured".
     /// Kept as the camera and the reason change, not made at every read: the
@@ -87,8 +97,9 @@ public final class PreviewService: @unchecked Sendable {
 
     /// The gate's verdict. True opens the camera unless it runs already (and
     /// retries an open that failed, e.g. after an unplug); false closes it, so
-    /// the device is not held. `why` is said while stopped ("closed by Oriel").
-    public func run(_ shouldRun: Bool, why: String) {
+    /// the device is not held. `why` is said while stopped ("closed by Oriel");
+    /// `now` is the turn's moment, from which the feeder's wait runs.
+    public func run(_ shouldRun: Bool, why: String, at now: Moment) {
         if !shouldRun {
             stop(why: why)
             return
@@ -101,7 +112,7 @@ public final class PreviewService: @unchecked Sendable {
         }
         guard let wake else { return open(device, why: why) }
         do throws(CameraWakeError) {
-            feeder = try FeederWake(path: wake, loop: loop, onReady: { [weak self] in self?.feederReady(device, why: why) },
+            feeder = try FeederWake(path: wake, loop: loop, at: now, turn: turn, onReady: { [weak self] in self?.feederReady(device, why: why) },
                                     onEnded: { [weak self] in self?.feederEnded($0) })
             say("eyes: preview starting (\(why)): waking the camera's feeder at \(wake)")
         } catch {
@@ -135,7 +146,7 @@ public final class PreviewService: @unchecked Sendable {
                 do {
                     encoder = try FrameEncoder(encoder: worker.encoder, bytesPerLine: worker.bytesPerLine) { [weak self, loop] result in
                         guard let service = self else { return }
-                        loop.post { service.encoded(result, opening: this) }
+                        loop.post { service.turn("a camera frame was encoded") { _ in service.encoded(result, opening: this) } }
                     }
                 } catch {
                     opened.close()
@@ -143,7 +154,7 @@ public final class PreviewService: @unchecked Sendable {
                 }
             }
             do {
-                watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.readable() }
+                watch = try loop.watch(fd: opened.descriptor) { [weak self] in self?.framesReady() }
             } catch {
                 encoder?.stop()
                 encoder = nil
@@ -180,8 +191,8 @@ public final class PreviewService: @unchecked Sendable {
     }
 
     /// `GET /preview.jpg`: the newest frame (or the first one, if none came
-    /// yet). 409 while stopped.
-    public func serveJPEG(_ reply: HTTPReply) {
+    /// yet), asked at `now` (the serving turn's moment). 409 while stopped.
+    public func serveJPEG(_ reply: HTTPReply, at now: Moment) {
         guard running else {
             reply.send(.error(409, "preview stopped: \(stoppedWhy)"))
             return
@@ -194,7 +205,10 @@ public final class PreviewService: @unchecked Sendable {
         let id = nextWaiting
         // A woken feeder has its own time to say ready before the first frame's.
         let wait = PreviewService.firstFrameWait + (camera == nil ? FeederWake.readyWait : 0)
-        let timer = loop.schedule(at: EventLoop.monotonic() + wait) { [weak self] in self?.firstFrameTimedOut(id, after: wait) }
+        let timer = loop.schedule(at: now.mono + wait) { [weak self] in
+            guard let self else { return }
+            self.turn("a preview's first frame was late") { _ in self.firstFrameTimedOut(id, after: wait) }
+        }
         waiting[id] = (reply, timer)
         reply.onClose = { [weak self] in
             guard let self, let gone = self.waiting.removeValue(forKey: id) else { return }
@@ -203,6 +217,11 @@ public final class PreviewService: @unchecked Sendable {
     }
 
     // MARK: - the capture
+
+    /// The device is readable: its frames are one turn.
+    private func framesReady() {
+        turn("camera frames are ready") { _ in readable() }
+    }
 
     /// Reads every frame the driver has ready, then watches the descriptor
     /// afresh. v4l2loopback's poll joins its wait queue only when no frame is
@@ -244,7 +263,7 @@ public final class PreviewService: @unchecked Sendable {
     private func rewatch(_ camera: Camera) {
         if let watch { loop.unwatch(watch) }
         do {
-            watch = try loop.watch(fd: camera.descriptor) { [weak self] in self?.readable() }
+            watch = try loop.watch(fd: camera.descriptor) { [weak self] in self?.framesReady() }
         } catch {
             // The capture must not run unwatched.
             watch = nil
