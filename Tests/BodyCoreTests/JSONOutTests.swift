@@ -91,15 +91,33 @@ struct JSONOutTests {
         _ = silent.poll(after: 0, at: Moment(100.5))
         _ = silent.tick(at: Moment(170))
         out.append(("Oriel silent", silent, Moment(170), none))
+        // Words that need escaping everywhere the document carries text, and a blip counted.
+        var awkwardBody = studio(at: 100)
+        let push = JSON.object([
+            "onair": .object(["unread": .string(awkward), "since": .string("2026-12-01T13:00:00Z\u{1}"), "by": .string("Dad \"D\" 🎙")]),
+            "eyes": .object(["open": .bool(true), "why": .string(awkward), "names": .array([.string(awkward), .string("")]),
+                             "until": .number(1_796_135_000.5), "mode": .string("tap")]),
+        ])
+        _ = try awkwardBody.push(JSONBytes.parse(BodyJSON.encode(push)), at: Moment(100.5))
+        awkwardBody.wire(.onair, down: false, at: 100)
+        _ = awkwardBody.edge(.onair, down: true, at: 101)
+        _ = awkwardBody.edge(.onair, down: false, at: 101.0002)
+        _ = awkwardBody.tick(at: Moment(101.01))
+        _ = awkwardBody.read(.onair, down: false, at: 101.01)
+        var words = full
+        words.previewWords = awkward
+        out.append(("awkward words", awkwardBody, Moment(mono: 101.5, wall: -0.25, synchronised: true), words))
         return out
     }
 
     @Test("the status document written straight is the encoded document's bytes, state by state")
     func writtenStraight() throws {
+        #expect(try Self.states().map(\.0).sorted() == statusDocuments.keys.sorted(), "a pinned document for each state")
         var buffer: [UInt8] = []
         for (name, body, now, extras) in try Self.states() {
             let doc = body.status(at: now, extras)
             JSONOut.write(into: &buffer) { body.writeStatus(at: now, extras, to: &$0) }
+            #expect(String(decoding: buffer, as: UTF8.self) == statusDocuments[name], "\(name)")
             #expect(String(decoding: buffer, as: UTF8.self) == String(decoding: try encoder(doc), as: UTF8.self), "\(name)")
             #expect(buffer == BodyJSON.encode(doc), "\(name)")
         }
@@ -198,3 +216,4 @@ struct JSONOutTests {
         #expect(String(decoding: out.bytes, as: UTF8.self) == #"[[],{"a":{},"b":[null,[]],"c\n":false},1]"#)
     }
 }
+
