@@ -154,6 +154,22 @@ extension JSON: Codable {
     }
 }
 
+/// A field a document encoded by `BodyJSON` always carries, as `null` when there is no
+/// value (synthesized Codable would leave it out, and Oriel reads the field names).
+@propertyWrapper
+public struct Null<T: Encodable & Equatable & Sendable>: Encodable, Equatable, Sendable {
+    public var wrappedValue: T?
+
+    public init(wrappedValue: T?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let v = wrappedValue { try c.encode(v) } else { try c.encodeNil() }
+    }
+}
+
 /// The one encoder every JSON answer of the body goes through.
 public enum BodyJSON {
     /// Encodes a value as compact JSON with sorted keys (stable for tests and diffs).

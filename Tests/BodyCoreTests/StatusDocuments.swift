@@ -1,6 +1,6 @@
-/// The status document of each state in `JSONOutTests.states()`, byte for byte: written
-/// by JSONEncoder (sorted keys, slashes unescaped) from the synthesized `Encodable`
-/// value, when there was one, and by `Body.writeStatus` alike. Oriel and the page
+/// The status document of each state in `JSONOutTests.states()`, byte for byte: as
+/// JSONEncoder (sorted keys, slashes unescaped) wrote it from the synthesized
+/// `Encodable` value, and `Body.writeStatus` alike, until that value went (issue 37). Oriel and the page
 /// read these bytes: a change to them is a change of the contract.
 let statusDocuments: [String: String] = [
     "at start":

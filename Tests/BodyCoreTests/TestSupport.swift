@@ -101,6 +101,13 @@ let quietExtras = StatusExtras(
     previewRunning: false, previewWords: "the eyes gate is closed",
     board: .init(kind: "sim", ok: true, problem: nil))
 
+/// The status document as `GET /status` writes it.
+func statusBytes(_ body: Body, at now: Moment, _ extras: StatusExtras = quietExtras) -> [UInt8] {
+    var out = JSONOut()
+    body.writeStatus(at: now, extras, to: &out)
+    return out.bytes
+}
+
 /// What a silence beginning brings about: the log line, and a hello.
 func silence(_ words: String = "Oriel has not been heard from in 60 s") -> [BodyAction] {
     [.log("oriel: \(words); On Air is unread until Oriel pushes again", .warning), .sayHello(because: "silence")]
