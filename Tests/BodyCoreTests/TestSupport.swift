@@ -6,6 +6,11 @@ func json(_ text: String) throws -> JSON {
     try JSON.parse(Array(text.utf8))
 }
 
+/// Reads a JSON literal written in a test as a push is read: where it lies.
+func jsonBytes(_ text: String) throws -> JSONBytes {
+    try JSONBytes.parse(Array(text.utf8))
+}
+
 /// What one of the rules' entry points brought about, as a list of its own:
 /// they append to the caller's list (the agent keeps one for every turn),
 /// where a test reads one call's actions apart.
