@@ -282,9 +282,13 @@ public final class Agent: @unchecked Sendable {
 
     // MARK: The status document
 
-    /// The status document as a value, for the page.
-    func status(at now: Moment) -> StatusDocument {
-        body.status(at: now, statusExtras(at: now))
+    /// The status document in a buffer of its own, for the page (which keeps it,
+    /// so not the answers' buffer).
+    func status(at now: Moment) -> [UInt8] {
+        let extras = statusExtras(at: now)
+        var out = JSONOut()
+        lendBody { $0.writeStatus(at: now, extras, to: &out) }
+        return out.bytes
     }
 
     /// The status document written into `answer`, the buffer every JSON

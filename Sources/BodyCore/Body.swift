@@ -32,8 +32,11 @@ public struct PushError: Error, Equatable, CustomStringConvertible {
 
 /// The whole body's state as one value: what Oriel last said, each button's
 /// contact and rule, the eyes gate, the outbox and Oriel's silence. Every
-/// entry point takes the caller's clock and returns the actions it brought
-/// about (`BodyAction`); the agent owns the one instance and does all the I/O.
+/// entry point takes the caller's clock and gives the actions it brought
+/// about (`BodyAction`), in order: `edge`, `level` and `tick`, which run at
+/// every turn, append them to the caller's list (`into:`), so a turn makes
+/// no list; the others return theirs. The agent owns the one instance and
+/// does all the I/O.
 /// The path from a raw kernel edge to an outbox item is this value alone:
 /// edges in, actions out.
 public struct Body: Equatable, Sendable {

@@ -42,43 +42,14 @@ extension Body {
         onair.value(state: state, armed: group.isArmed(.onair, at: now.mono))
     }
 
-    /// The document's `lines` and `buttons`, each one dictionary filled in
-    /// place (no array of pairs first).
-    private func lines(_ extras: StatusExtras) -> [String: Null<Bool>] {
-        var lines = [String: Null<Bool>](minimumCapacity: extras.lines.count)
-        for role in OutputRole.allCases {
-            if let lit = extras.lines[role] { lines[role.rawValue] = Null(wrappedValue: lit) }
-        }
-        return lines
-    }
-
-    private func buttons(_ extras: StatusExtras) -> [String: StatusDocument.Button] {
-        var buttons = [String: StatusDocument.Button](minimumCapacity: extras.held.count)
-        for role in ButtonRole.allCases {
-            if let h = extras.held[role] { buttons[role.rawValue] = button(role, h) }
-        }
-        return buttons
-    }
-
-    private func button(_ role: ButtonRole, _ h: (held: Bool, stuck: Bool)) -> StatusDocument.Button {
-        StatusDocument.Button(held: h.held, stuck: h.stuck, noise: noise[role]?.total ?? 0, late: late(role))
-    }
-
     /// `Contact.late` of a button, as the status document counts it.
     private func late(_ role: ButtonRole) -> UInt64 { UInt64(contacts[role]?.late ?? 0) }
 
-    /// The status document (DESIGN 7), with what only the adapters know.
-    public func status(at now: Moment, _ extras: StatusExtras) -> StatusDocument {
-        StatusDocument(
-            onair: onAirShown(at: now), wrapup: wrapUpShown(at: now), eyes: eyesShown(at: now, extras),
-            lines: lines(extras), buttons: buttons(extras), where: extras.location, oriel: orielShown,
-            board: extras.board)
-    }
-
-    /// The status document written straight into `out`, the same bytes as
-    /// `status(at:_:)` encoded: no document and no dictionary of lines or
-    /// buttons is built first, at every `/status` and push. Its
-    /// parts are small values on the stack; keys in byte order, as there.
+    /// The status document (DESIGN 7), with what only the adapters know,
+    /// written straight into `out`: its one writer, for `/status`, the push's
+    /// answer and the page. No document value and no dictionary of lines or
+    /// buttons is built first; its parts are small values on the stack, and
+    /// the keys go in byte order (Tests/BodyCoreTests/StatusDocuments.swift pins the bytes).
     public func writeStatus(at now: Moment, _ extras: StatusExtras, to out: inout JSONOut) {
         out.object { o in
             o.field("board"); extras.board.write(to: &o)
@@ -105,9 +76,8 @@ extension Body {
         }
     }
 
-    // The three objects with value words, written from the state as their
-    // `…Shown` values encode (StatusDocument's `write`): the words go in as
-    // written in the source, and no value is built and let go.
+    // The three objects with value words, written from the state: the words
+    // go in as written in the source, and no value is built and let go.
 
     private func writeOnAir(at now: Moment, to out: inout JSONOut) {
         let onair = self.onair
@@ -154,33 +124,6 @@ extension Body {
 
     private func asked(_ ask: Ask?, on: Bool?) -> StatusDocument.Asked? {
         ask.map { StatusDocument.Asked(id: $0.id, on: on, at: $0.at.wall) }
-    }
-
-    private func onAirShown(at now: Moment) -> StatusDocument.OnAir {
-        // Found once: every `onair` is a search of the controls by type.
-        let onair = self.onair
-        return .init(
-            value: onair.value(state: state, armed: group.isArmed(.onair, at: now.mono)), on: state.on, phase: state.stage?.rawValue,
-            stage: state.stage?.word, since: state.since, by: state.by, unread: state.unreadWords,
-            asked: asked(onair.asking.out, on: onair.askedOn), problem: onair.asking.problemWords(at: now))
-    }
-
-    private func wrapUpShown(at now: Moment) -> StatusDocument.WrapUp {
-        let wrapup = self.wrapup
-        return .init(
-            value: wrapup.value(state: state, armed: group.isArmed(.wrapup, at: now.mono)),
-            asked: asked(wrapup.asking.out, on: nil), problem: wrapup.asking.problemWords(at: now))
-    }
-
-    private func eyesShown(at now: Moment, _ extras: StatusExtras) -> StatusDocument.Eyes {
-        let kill = self.kill
-        return .init(
-            mode: eyes.mode?.rawValue, red: eyes.red, names: eyes.names, killing: eyes.killing,
-            open: eyes.open, until: eyes.until, why: eyes.why,
-            preview: extras.previewRunning ? "running" : "stopped", preview_why: extras.previewWords,
-            preview_stops_in: extras.previewRunning ? gate.stopsIn(eyes, at: now) : nil,
-            kill: kill.value(armed: group.isArmed(.kill, at: now.mono)),
-            kill_asked: asked(kill.asking.out, on: nil), kill_problem: kill.asking.problemWords(at: now))
     }
 
     private var orielShown: StatusDocument.Oriel {

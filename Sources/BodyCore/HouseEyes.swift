@@ -31,9 +31,7 @@ public struct HouseEyes: Equatable, Sendable {
 
     /// Decodes the pushed eyes object; nil (not an object) keeps what the body had.
     /// Inside the object a field of the wrong type counts as absent.
-    public static func from(_ pushed: JSON?) -> HouseEyes? { read(pushed) }
-
-    static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> HouseEyes? {
+    static func read(_ pushed: JSONBytes?) -> HouseEyes? {
         guard let pushed, pushed.isObject else { return nil }
         return read(pushed.members(keys))
     }
@@ -46,7 +44,7 @@ public struct HouseEyes: Equatable, Sendable {
 
     /// The eyes from an eyes object's members under `keys` (the object's
     /// being one is the caller's to check, as above).
-    static func read<Pushed: PushedValue>(_ m: InlineArray<8, Pushed?>) -> HouseEyes {
+    static func read(_ m: InlineArray<8, JSONBytes?>) -> HouseEyes {
         HouseEyes(
             mode: m[0]?.string.flatMap(Mode.init(rawValue:)),
             red: m[1]?.bool ?? false,

@@ -1,7 +1,7 @@
 internal import FoundationEssentials
 
-/// A parsed JSON value. Pushes are read through this with the house's lenient
-/// rules: a field of the wrong type counts as absent, never as an error.
+/// A parsed JSON value: what the tests, the demo hub and a request's fields
+/// are made of. A push is not read through it but where it lies (`JSONBytes`).
 public enum JSON: Equatable, Sendable {
     case null
     case bool(Bool)
@@ -54,42 +54,6 @@ public enum JSON: Equatable, Sendable {
     public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var number: Double? { if case .number(let n) = self, n.isFinite { return n }; return nil }
     public var string: String? { if case .string(let s) = self { return s }; return nil }
-}
-
-/// A pushed value as the house's lenient rules read it: a field of the wrong
-/// type counts as absent. `JSONBytes`, the push read where it lies (so that
-/// `Body.push` builds no dictionary), is one; so is a parsed `JSON`.
-public protocol PushedValue {
-    var isObject: Bool { get }
-    /// An object's member (the first, when a key repeats); nil when absent or not an object.
-    subscript(key: String) -> Self? { get }
-    var bool: Bool? { get }
-    /// A finite number.
-    var number: Double? { get }
-    var string: String? { get }
-    /// An array's elements, each made into a value or left out; nil when not an array.
-    func elements<T>(_ each: (Self) -> T?) -> [T]?
-    /// The member under each key (the first, as the subscript), nil where absent:
-    /// the push's bytes are walked once for all the keys, not once a key.
-    func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, Self?>
-}
-
-extension PushedValue {
-    public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, Self?> {
-        InlineArray { self[keys[$0].description] }
-    }
-
-    /// A non-empty string, cut to `limit` characters; empty counts as absent.
-    public func words(limit: Int) -> String? {
-        guard let s = string, !s.isEmpty else { return nil }
-        return String(s.prefix(limit))
-    }
-}
-
-extension JSON: PushedValue {
-    public var isObject: Bool { if case .object = self { return true }; return false }
-
-    public func elements<T>(_ each: (JSON) -> T?) -> [T]? { array?.compactMap(each) }
 }
 
 /// Why bytes are not JSON, in words that follow "… is not valid JSON: ".
@@ -151,6 +115,22 @@ extension JSON: Codable {
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
         }
+    }
+}
+
+/// A field a document encoded by `BodyJSON` always carries, as `null` when there is no
+/// value (synthesized Codable would leave it out, and Oriel reads the field names).
+@propertyWrapper
+public struct Null<T: Encodable & Equatable & Sendable>: Encodable, Equatable, Sendable {
+    public var wrappedValue: T?
+
+    public init(wrappedValue: T?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let v = wrappedValue { try c.encode(v) } else { try c.encodeNil() }
     }
 }
 

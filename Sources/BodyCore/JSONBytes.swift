@@ -97,9 +97,12 @@ public struct JSONBytes: Sendable {
     }
 }
 
-extension JSONBytes: PushedValue {
+// A pushed value as the house's lenient rules read it: a field of the wrong
+// type counts as absent.
+extension JSONBytes {
     public var isObject: Bool { b[at] == UInt8(ascii: "{") }
 
+    /// An object's member (the first, when a key repeats); nil when absent or not an object.
     public subscript(key: String) -> JSONBytes? {
         var value: JSONBytes?
         eachMember { keyStart, keyEnd, at in
@@ -110,6 +113,8 @@ extension JSONBytes: PushedValue {
         return value
     }
 
+    /// The member under each key (the first, as the subscript), nil where absent:
+    /// the push's bytes are walked once for all the keys, not once a key.
     public func members<let n: Int>(_ keys: InlineArray<n, StaticString>) -> InlineArray<n, JSONBytes?> {
         // Where each key's value starts (-1: absent), the values made once at the end:
         // an optional value looked at during the walk would be copied and let go
@@ -163,6 +168,7 @@ extension JSONBytes: PushedValue {
         }
     }
 
+    /// A finite number.
     public var number: Double? {
         guard b[at] == UInt8(ascii: "-") || (b[at] >= 0x30 && b[at] <= 0x39) else { return nil }
         var end = at
@@ -183,6 +189,13 @@ extension JSONBytes: PushedValue {
         return try? parser.string()
     }
 
+    /// A non-empty string, cut to `limit` characters; empty counts as absent.
+    public func words(limit: Int) -> String? {
+        guard let s = string, !s.isEmpty else { return nil }
+        return String(s.prefix(limit))
+    }
+
+    /// An array's elements, each made into a value or left out; nil when not an array.
     public func elements<T>(_ each: (JSONBytes) -> T?) -> [T]? {
         guard b[at] == UInt8(ascii: "[") else { return nil }
         var out: [T] = []

@@ -118,6 +118,14 @@ public struct JSONOut {
         settle()
     }
 
+    /// A whole value this writer wrote before, as its bytes (the page's
+    /// status document): copied in as it is.
+    public mutating func raw(_ json: [UInt8]) {
+        separate()
+        json.withUnsafeBufferPointer { put($0) }
+        settle()
+    }
+
     @inline(__always)
     public mutating func null() { separate(); literal("null"); settle() }
 

@@ -99,9 +99,7 @@ public struct OnAirState: Equatable, Sendable {
 
     /// Decodes the pushed onair object (DESIGN 4, in that order). nil means
     /// the push said nothing about the state: keep what the body had.
-    public static func from(_ pushed: JSON?) -> OnAirState? { read(pushed) }
-
-    static func read<Pushed: PushedValue>(_ pushed: Pushed?) -> OnAirState? {
+    static func read(_ pushed: JSONBytes?) -> OnAirState? {
         guard let pushed, pushed.isObject else { return nil }
         return read(pushed.members(keys))
     }
@@ -114,7 +112,7 @@ public struct OnAirState: Equatable, Sendable {
 
     /// The state from an onair object's members under `keys` (all nil when it
     /// is no object, and then this is nil, as above).
-    static func read<Pushed: PushedValue>(_ m: InlineArray<8, Pushed?>) -> OnAirState? {
+    static func read(_ m: InlineArray<8, JSONBytes?>) -> OnAirState? {
         let since = m[0]?.words(limit: Cut.since)
         let by = m[1]?.words(limit: Cut.by)
         if let reason = m[2]?.words(limit: Cut.reason) ?? m[3]?.words(limit: Cut.reason) {
@@ -142,10 +140,9 @@ public struct Answered: Equatable, Sendable {
         self.error = error
     }
 
-    public static func from(_ json: JSON?) -> Answered? { read(json) }
-
-    static func read<Pushed: PushedValue>(_ json: Pushed?) -> Answered? {
-        guard let m = json?.members(["id", "error"] as InlineArray<2, StaticString>),
+    /// Reads a pushed `answered` object; nil without an id.
+    static func read(_ pushed: JSONBytes?) -> Answered? {
+        guard let m = pushed?.members(["id", "error"] as InlineArray<2, StaticString>),
               let id = m[0]?.words(limit: 128) else { return nil }
         return Answered(id: id, error: m[1]?.words(limit: Cut.reason))
     }

@@ -12,7 +12,7 @@ import Synchronization
 public final class DemoHub: Sendable {
     private enum Event: Sendable {
         case appeared
-        case item(JSON)
+        case item(JSONBytes)
     }
 
     private struct Inbox {
@@ -155,9 +155,9 @@ public final class DemoHub: Sendable {
             case .success(let response):
                 answer = response
             }
-            let document: JSON
+            let document: JSONBytes
             do {
-                document = try JSON.parse(answer.body)
+                document = try JSONBytes.parse(answer.body)
             } catch {
                 fail("demo hub: the studio body's /ears answered no JSON: \(error)")
                 continue
@@ -182,7 +182,7 @@ public final class DemoHub: Sendable {
                 failing = nil
                 hand(.appeared)
             }
-            for item in document["items"]?.array ?? [] {
+            for item in document["items"]?.elements({ $0 }) ?? [] {
                 // An item stays until acknowledged; take each id once.
                 if let id = item["id"]?.string {
                     if seen.contains(id) { continue }

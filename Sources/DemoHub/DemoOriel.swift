@@ -58,7 +58,7 @@ struct DemoOriel {
     }
 
     /// Takes one item from the body's `/ears` and says what to do and when.
-    mutating func intake(_ item: JSON) -> [Step] {
+    mutating func intake(_ item: JSONBytes) -> [Step] {
         guard let id = item["id"]?.words(limit: 80) else { return [] }
         // The body sends its own name as `by`.
         let body = "the \(item["by"]?.words(limit: 24) ?? "studio") body"

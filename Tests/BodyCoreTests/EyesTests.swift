@@ -5,7 +5,7 @@ import Testing
 struct HouseEyesTests {
     @Test("the whole object decodes")
     func decodes() throws {
-        let eyes = try #require(HouseEyes.from(try json(#"""
+        let eyes = try #require(HouseEyes.read(try jsonBytes(#"""
             {"open": true, "until": 1764500000.0, "why": "Dad's tap on the studio body",
              "mode": "manual", "red": true, "names": ["studio camera"], "killing": false,
              "answered": {"id": "x", "error": null}}
@@ -16,13 +16,13 @@ struct HouseEyesTests {
 
     @Test("not an object keeps what the body had", arguments: ["null", "true", "[]", "\"open\""])
     func notAnObject(text: String) throws {
-        #expect(HouseEyes.from(try json(text)) == nil)
-        #expect(HouseEyes.from(nil) == nil)
+        #expect(HouseEyes.read(try jsonBytes(text)) == nil)
+        #expect(HouseEyes.read(nil) == nil)
     }
 
     @Test("an empty object says nothing is red or open, and shows no mode")
     func empty() throws {
-        #expect(HouseEyes.from(try json("{}")) == .unsaid)
+        #expect(HouseEyes.read(try jsonBytes("{}")) == .unsaid)
         #expect(HouseEyes.unsaid.mode == nil && !HouseEyes.unsaid.red && HouseEyes.unsaid.names.isEmpty)
     }
 
@@ -30,24 +30,24 @@ struct HouseEyesTests {
         ("manual", HouseEyes.Mode.manual), ("auto", .auto), ("broadcast", .broadcast),
     ])
     func modes(word: String, mode: HouseEyes.Mode) throws {
-        #expect(HouseEyes.from(try json(#"{"mode":"\#(word)"}"#))?.mode == mode)
-        #expect(HouseEyes.from(try json(#"{"mode":"Manual"}"#))?.mode == nil)
-        #expect(HouseEyes.from(try json(#"{"mode":3}"#))?.mode == nil)
+        #expect(HouseEyes.read(try jsonBytes(#"{"mode":"\#(word)"}"#))?.mode == mode)
+        #expect(HouseEyes.read(try jsonBytes(#"{"mode":"Manual"}"#))?.mode == nil)
+        #expect(HouseEyes.read(try jsonBytes(#"{"mode":3}"#))?.mode == nil)
     }
 
     @Test("at most 6 names are kept; names that are not words are dropped")
     func names() throws {
-        let eyes = try #require(HouseEyes.from(try json(
+        let eyes = try #require(HouseEyes.read(try jsonBytes(
             #"{"names":["a", 2, "", "b", "c", "d", "e", "f", "g", "h"]}"#)))
         #expect(eyes.names == ["a", "b", "c", "d", "e", "f"])
         #expect(Cut.eyeNames == 6)
         #expect(HouseEyes(names: ["1", "2", "3", "4", "5", "6", "7"]).names.count == 6)
-        #expect(HouseEyes.from(try json(#"{"names":"studio camera"}"#))?.names == [])
+        #expect(HouseEyes.read(try jsonBytes(#"{"names":"studio camera"}"#))?.names == [])
     }
 
     @Test("a field of the wrong type counts as absent")
     func wrongTypes() throws {
-        let eyes = try #require(HouseEyes.from(try json(
+        let eyes = try #require(HouseEyes.read(try jsonBytes(
             #"{"open":"yes","until":"soon","why":5,"red":1,"killing":"true"}"#)))
         #expect(eyes == .unsaid)
     }
@@ -55,7 +55,7 @@ struct HouseEyesTests {
     @Test("why is kept to 160 characters")
     func whyCut() throws {
         let long = String(repeating: "t", count: 170)
-        #expect(HouseEyes.from(try json(#"{"why":"\#(long)"}"#))?.why?.count == 160)
+        #expect(HouseEyes.read(try jsonBytes(#"{"why":"\#(long)"}"#))?.why?.count == 160)
     }
 }
 

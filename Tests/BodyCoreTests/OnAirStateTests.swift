@@ -6,28 +6,28 @@ struct OnAirStateTests {
     @Test("1. not an object: no state, keep what the body had",
           arguments: ["null", "true", "1", "\"on\"", "[true]"])
     func notAnObject(text: String) throws {
-        #expect(OnAirState.from(try json(text)) == nil)
+        #expect(OnAirState.read(try jsonBytes(text)) == nil)
     }
 
     @Test("DESIGN 4's own example decodes: on, LIVE, since, by; null unread and error are absent")
     func designExample() throws {
-        let pushed = try json(#"""
+        let pushed = try jsonBytes(#"""
             {"on": true, "phase": "live", "since": "2026-11-04T17:50:00Z", "by": "dad",
              "unread": null, "error": null,
              "answered": {"id": "a1", "error": "cwkPippa refused: not now"}}
             """#)
-        #expect(OnAirState.from(pushed) == OnAirState(on: true, stage: .live, since: "2026-11-04T17:50:00Z", by: "dad"))
-        #expect(Answered.from(pushed["answered"]) == Answered(id: "a1", error: "cwkPippa refused: not now"))
+        #expect(OnAirState.read(pushed) == OnAirState(on: true, stage: .live, since: "2026-11-04T17:50:00Z", by: "dad"))
+        #expect(Answered.read(pushed["answered"]) == Answered(id: "a1", error: "cwkPippa refused: not now"))
     }
 
     @Test("1. an absent object is no state")
     func absent() {
-        #expect(OnAirState.from(nil) == nil)
+        #expect(OnAirState.read(nil) == nil)
     }
 
     @Test("2. unread wins over on, whatever on says")
     func unreadWins() throws {
-        let s = try #require(OnAirState.from(try json(#"{"on":true,"phase":"live","unread":"cwkPippa is not answering"}"#)))
+        let s = try #require(OnAirState.read(try jsonBytes(#"{"on":true,"phase":"live","unread":"cwkPippa is not answering"}"#)))
         #expect(s.on == nil)
         #expect(s.reason == "cwkPippa is not answering")
         #expect(s.unreadWords == "cwkPippa is not answering")
@@ -37,14 +37,14 @@ struct OnAirStateTests {
 
     @Test("2. error is the reason when there is no unread")
     func errorIsReason() throws {
-        let s = try #require(OnAirState.from(try json(#"{"on":false,"error":"cwkPippa refused the read"}"#)))
+        let s = try #require(OnAirState.read(try jsonBytes(#"{"on":false,"error":"cwkPippa refused the read"}"#)))
         #expect(s.on == nil)
         #expect(s.unreadWords == "cwkPippa refused the read")
     }
 
     @Test("2. unread comes before error")
     func unreadBeforeError() throws {
-        let s = OnAirState.from(try json(#"{"unread":"first","error":"second"}"#))
+        let s = OnAirState.read(try jsonBytes(#"{"unread":"first","error":"second"}"#))
         #expect(s?.reason == "first")
     }
 
@@ -55,12 +55,12 @@ struct OnAirStateTests {
               (#"{"unread":null,"error":"second"}"#, "second"),
           ])
     func emptyUnread(text: String, reason: String) throws {
-        #expect(OnAirState.from(try json(text))?.reason == reason)
+        #expect(OnAirState.read(try jsonBytes(text))?.reason == reason)
     }
 
     @Test("2. an empty unread and an empty error leave on to decide")
     func emptyReasons() throws {
-        let s = OnAirState.from(try json(#"{"unread":"","error":"","on":true}"#))
+        let s = OnAirState.read(try jsonBytes(#"{"unread":"","error":"","on":true}"#))
         #expect(s == Said.onNoStage)
     }
 
@@ -68,9 +68,9 @@ struct OnAirStateTests {
     func reasonCut() throws {
         let long = String(repeating: "x", count: 200)
         let exact = String(repeating: "y", count: 160)
-        #expect(OnAirState.from(try json(#"{"unread":"\#(long)"}"#))?.reason == String(repeating: "x", count: 160))
-        #expect(OnAirState.from(try json(#"{"error":"\#(long)"}"#))?.reason?.count == 160)
-        #expect(OnAirState.from(try json(#"{"unread":"\#(exact)"}"#))?.reason == exact)
+        #expect(OnAirState.read(try jsonBytes(#"{"unread":"\#(long)"}"#))?.reason == String(repeating: "x", count: 160))
+        #expect(OnAirState.read(try jsonBytes(#"{"error":"\#(long)"}"#))?.reason?.count == 160)
+        #expect(OnAirState.read(try jsonBytes(#"{"unread":"\#(exact)"}"#))?.reason == exact)
         #expect(Cut.reason == 160)
     }
 
@@ -86,7 +86,7 @@ struct OnAirStateTests {
               (#"{"on":null,"on_air":true}"#, true),
           ])
     func onThenOnAir(text: String, on: Bool) throws {
-        let s = try #require(OnAirState.from(try json(text)))
+        let s = try #require(OnAirState.read(try jsonBytes(text)))
         #expect(s.on == on)
         #expect(s.unreadWords == nil)
         #expect(s.reason == nil)
@@ -97,7 +97,7 @@ struct OnAirStateTests {
                       #"{"phase":"live","since":"2026-11-04T17:50:00Z","by":"dad"}"#,
                       #"{"unread":"","error":""}"#, #"{"answered":{"id":"a","error":"no"}}"#])
     func nothingSaid(text: String) throws {
-        #expect(OnAirState.from(try json(text)) == nil)
+        #expect(OnAirState.read(try jsonBytes(text)) == nil)
     }
 
     @Test("5. a known phase gives its stage word, lower-cased first, with every alias",
@@ -109,7 +109,7 @@ struct OnAirStateTests {
               ("wrapup", .wrapup, "WRAP-UP"), ("WrapUp", .wrapup, "WRAP-UP"),
           ])
     func knownPhase(phase: String, stage: Stage, word: String) throws {
-        let s = try #require(OnAirState.from(try json(#"{"on":true,"phase":"\#(phase)"}"#)))
+        let s = try #require(OnAirState.read(try jsonBytes(#"{"on":true,"phase":"\#(phase)"}"#)))
         #expect(s.stage == stage)
         #expect(s.stage?.word == word)
     }
@@ -117,7 +117,7 @@ struct OnAirStateTests {
     @Test("5. an unknown stage shows no word, never a guess",
           arguments: ["rehearsal", "wrap-up", "solo play", "lives", " live", "", "pre"])
     func unknownPhase(phase: String) throws {
-        let s = OnAirState.from(try json(#"{"on":true,"phase":"\#(phase)"}"#))
+        let s = OnAirState.read(try jsonBytes(#"{"on":true,"phase":"\#(phase)"}"#))
         #expect(s?.on == true)
         #expect(s?.stage == nil)
     }
@@ -147,9 +147,9 @@ struct OnAirStateTests {
 
     @Test("5. a phase is kept only while on")
     func phaseOnlyWhileOn() throws {
-        #expect(OnAirState.from(try json(#"{"on":false,"phase":"live"}"#))?.stage == nil)
-        #expect(OnAirState.from(try json(#"{"unread":"x","phase":"live"}"#))?.stage == nil)
-        #expect(OnAirState.from(try json(#"{"on":true,"phase":7}"#))?.stage == nil)
+        #expect(OnAirState.read(try jsonBytes(#"{"on":false,"phase":"live"}"#))?.stage == nil)
+        #expect(OnAirState.read(try jsonBytes(#"{"unread":"x","phase":"live"}"#))?.stage == nil)
+        #expect(OnAirState.read(try jsonBytes(#"{"on":true,"phase":7}"#))?.stage == nil)
         #expect(OnAirState(on: false, stage: .live).stage == nil)
     }
 
@@ -157,11 +157,11 @@ struct OnAirStateTests {
     func sinceAndBy() throws {
         let since = String(repeating: "s", count: 41)
         let by = String(repeating: "b", count: 25)
-        let s = try #require(OnAirState.from(try json(#"{"on":true,"since":"\#(since)","by":"\#(by)"}"#)))
+        let s = try #require(OnAirState.read(try jsonBytes(#"{"on":true,"since":"\#(since)","by":"\#(by)"}"#)))
         #expect(s.since == String(repeating: "s", count: 40))
         #expect(s.by == String(repeating: "b", count: 24))
         #expect(Cut.since == 40 && Cut.by == 24)
-        let exact = try #require(OnAirState.from(try json(
+        let exact = try #require(OnAirState.read(try jsonBytes(
             #"{"on":false,"since":"2026-11-04T17:50:00Z","by":"dad"}"#)))
         #expect(exact.since == "2026-11-04T17:50:00Z")
         #expect(exact.by == "dad")
@@ -169,13 +169,13 @@ struct OnAirStateTests {
 
     @Test("6. empty or wrongly typed since and by count as absent")
     func emptySinceBy() throws {
-        let s = try #require(OnAirState.from(try json(#"{"on":true,"since":"","by":42}"#)))
+        let s = try #require(OnAirState.read(try jsonBytes(#"{"on":true,"since":"","by":42}"#)))
         #expect(s.since == nil && s.by == nil)
     }
 
     @Test("6. since and by are kept with an unread reason too")
     func sinceByWhenUnread() throws {
-        let s = OnAirState.from(try json(#"{"unread":"no read","since":"then","by":"dad"}"#))
+        let s = OnAirState.read(try jsonBytes(#"{"unread":"no read","since":"then","by":"dad"}"#))
         #expect(s?.since == "then" && s?.by == "dad")
     }
 
@@ -217,21 +217,21 @@ struct OnAirStateTests {
 struct AnsweredTests {
     @Test("an id with an error, or with null")
     func decodes() throws {
-        #expect(Answered.from(try json(#"{"id":"r1","error":"cwkPippa refused: not on air"}"#))
+        #expect(Answered.read(try jsonBytes(#"{"id":"r1","error":"cwkPippa refused: not on air"}"#))
             == Answered(id: "r1", error: "cwkPippa refused: not on air"))
-        #expect(Answered.from(try json(#"{"id":"r1","error":null}"#)) == Answered(id: "r1", error: nil))
-        #expect(Answered.from(try json(#"{"id":"r1","error":""}"#)) == Answered(id: "r1", error: nil))
+        #expect(Answered.read(try jsonBytes(#"{"id":"r1","error":null}"#)) == Answered(id: "r1", error: nil))
+        #expect(Answered.read(try jsonBytes(#"{"id":"r1","error":""}"#)) == Answered(id: "r1", error: nil))
     }
 
     @Test("no usable id is no answer", arguments: [#"{}"#, #"{"id":""}"#, #"{"id":7,"error":"x"}"#, #""r1""#])
     func noId(text: String) throws {
-        #expect(Answered.from(try json(text)) == nil)
-        #expect(Answered.from(nil) == nil)
+        #expect(Answered.read(try jsonBytes(text)) == nil)
+        #expect(Answered.read(nil) == nil)
     }
 
     @Test("the error keeps at most 160 characters")
     func errorCut() throws {
         let long = String(repeating: "e", count: 300)
-        #expect(Answered.from(try json(#"{"id":"r1","error":"\#(long)"}"#))?.error?.count == 160)
+        #expect(Answered.read(try jsonBytes(#"{"id":"r1","error":"\#(long)"}"#))?.error?.count == 160)
     }
 }

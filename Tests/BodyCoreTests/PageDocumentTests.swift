@@ -8,7 +8,7 @@ struct PageDocumentTests {
         var extras = quietExtras
         extras.lines = RoleTable(lines)
         let indicators = body.indicators(at: Moment(t))
-        return PageDocument(status: body.status(at: Moment(t), extras), name: "studio", version: "1.2.3", sim: true,
+        return PageDocument(status: statusBytes(body, at: Moment(t), extras), name: "studio", version: "1.2.3", sim: true,
                             patterns: Dictionary(uniqueKeysWithValues: OutputRole.allCases.map { ($0, indicators.driving($0)) }),
                             presses: body.lastPress, hello: "no hello: oriel.url is not set", whereSaid: nil, log: log)
     }
@@ -50,11 +50,19 @@ struct PageDocumentTests {
         body.tapLine(.onair, at: 102)
         let doc = page(body, at: 102.5)
         #expect(doc.patterns[.armedLED]?.pattern == .asking)
-        #expect(doc.status.onair.value == "asking")
+        #expect(try JSON.parse(doc.status)["onair"]?["value"] == .string("asking"))
         let text = String(decoding: doc.json(at: 102.5), as: UTF8.self)
         #expect(text.contains(#""armed-led":{"age":"#))
         #expect(text.contains(#""lit":[[0,0.125]],"period":0.25}"#))
         #expect(text.contains(#""became":"asked","#))
+    }
+
+    @Test("the status document goes in as GET /status writes it")
+    func statusAsWritten() {
+        let body = studio(at: 100)
+        let text = String(decoding: page(body, at: 100).json(at: 100), as: UTF8.self)
+        let status = String(decoding: statusBytes(body, at: Moment(100)), as: UTF8.self)
+        #expect(text.contains(#""sim":true,"status":\#(status),"version":"#), "\(text)")
     }
 
     @Test("a blinking line's level is no change of facts; its pattern, the state or a log line is")

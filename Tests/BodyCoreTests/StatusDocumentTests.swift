@@ -1,9 +1,9 @@
 import Testing
 @testable import BodyCore
 
-/// The status document as Oriel reads it: encoded by BodyJSON, parsed back.
+/// The status document as Oriel reads it: written as `GET /status` writes it, parsed back.
 func statusJSON(_ body: Body, at t: Double, _ extras: StatusExtras = quietExtras) throws -> JSON {
-    try JSON.parse(BodyJSON.encode(body.status(at: Moment(t), extras)))
+    try JSON.parse(statusBytes(body, at: Moment(t), extras))
 }
 
 @Suite("The status document, field for field as DESIGN 7 shows it")
@@ -34,7 +34,7 @@ struct StatusDocumentTests {
         #expect(doc["board"] == .object(["kind": .string("sim"), "ok": .bool(true), "problem": .null]))
     }
 
-    @Test("each role's key in the document written straight is its name")
+    @Test("each role's key in the document is its name")
     func roleKeys() {
         for role in ButtonRole.allCases { #expect(role.key.description == role.rawValue) }
         for role in OutputRole.allCases { #expect(role.key.description == role.rawValue) }
@@ -50,7 +50,7 @@ struct StatusDocumentTests {
 
     @Test("the bytes carry the null fields literally")
     func nullsInBytes() {
-        let text = String(decoding: BodyJSON.encode(studio(at: 100).status(at: Moment(100), quietExtras)), as: UTF8.self)
+        let text = String(decoding: statusBytes(studio(at: 100), at: Moment(100)), as: UTF8.self)
         #expect(text.contains(#""onair":{"asked":null,"by":null,"on":null,"phase":null,"problem":null,"since":null,"stage":null,"#))
         #expect(text.contains(#""oriel":{"last_poll":null,"last_push":null,"silent":true}"#))
     }

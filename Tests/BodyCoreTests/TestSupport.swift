@@ -6,6 +6,11 @@ func json(_ text: String) throws -> JSON {
     try JSON.parse(Array(text.utf8))
 }
 
+/// Reads a JSON literal written in a test as a push is read: where it lies.
+func jsonBytes(_ text: String) throws -> JSONBytes {
+    try JSONBytes.parse(Array(text.utf8))
+}
+
 /// What one of the rules' entry points brought about, as a list of its own:
 /// they append to the caller's list (the agent keeps one for every turn),
 /// where a test reads one call's actions apart.
@@ -100,6 +105,13 @@ let quietExtras = StatusExtras(
     location: .init(allowed: false, watching: false),
     previewRunning: false, previewWords: "the eyes gate is closed",
     board: .init(kind: "sim", ok: true, problem: nil))
+
+/// The status document as `GET /status` writes it.
+func statusBytes(_ body: Body, at now: Moment, _ extras: StatusExtras = quietExtras) -> [UInt8] {
+    var out = JSONOut()
+    body.writeStatus(at: now, extras, to: &out)
+    return out.bytes
+}
 
 /// What a silence beginning brings about: the log line, and a hello.
 func silence(_ words: String = "Oriel has not been heard from in 60 s") -> [BodyAction] {
