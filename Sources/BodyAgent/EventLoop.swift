@@ -332,10 +332,19 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: Turned by hand (the agent tests, as swift-nio's EmbeddedEventLoop)
 
-    /// Runs every timer due by `now` on the caller's clock, in due order:
-    /// a test's manual clock moves time, not the kernel's.
-    func runTimers(dueBy now: Double) throws(LoopError) {
-        try runTimers(dueBy: now, armedBefore: .max)
+    /// Runs every timer due by `now` on the caller's clock, in due order, pass
+    /// by pass as the loop wakes again: one an action arms runs in the next
+    /// pass. A test's manual clock moves time, not the kernel's. A timer that
+    /// re-arms itself for a moment already due would keep this going forever:
+    /// after `passes` passes it stops, and says so by returning false.
+    @discardableResult
+    func runTimers(dueBy now: Double, passes: Int = 1000) throws(LoopError) -> Bool {
+        for _ in 0..<passes {
+            try runTimers(dueBy: now, armedBefore: nextTimer)
+            let due = timers.values.contains { $0.due <= now } || slots.contains { ($0.due ?? .infinity) <= now }
+            if !due { return true }
+        }
+        return false
     }
 
     /// One pass over what is ready now, without waiting: descriptors'

@@ -93,7 +93,7 @@ final class AgentRig {
     /// Moves the clock and runs every timer due by then.
     func advance(to t: Double) throws {
         clock.mono = t
-        try agent.loop.runTimers(dueBy: t)
+        guard try agent.loop.runTimers(dueBy: t) else { throw RunawayTimer(at: t) }
     }
 
     /// Runs what is ready (descriptors, posted work, timers due by the
@@ -102,7 +102,7 @@ final class AgentRig {
         for _ in 0..<200 {
             if done() { return }
             try agent.loop.runReady()
-            try agent.loop.runTimers(dueBy: clock.mono)
+            guard try agent.loop.runTimers(dueBy: clock.mono) else { throw RunawayTimer(at: clock.mono) }
             usleep(1000)
         }
     }
@@ -202,4 +202,10 @@ final class Client {
         defer { got.removeFirst(end + 4 + length) }
         return (status, String(decoding: body.prefix(length), as: UTF8.self))
     }
+}
+
+/// A timer kept re-arming itself for a moment already due: time by hand could not move past it.
+struct RunawayTimer: Error, CustomStringConvertible {
+    let at: Double
+    var description: String { "a timer re-armed itself for a moment already due, 1000 passes in a row at \(at) s: the loop would spin" }
 }

@@ -233,6 +233,24 @@ struct EventLoopTests {
         #expect(loop.timerWakes == 2)
     }
 
+    @Test("turned by hand, a timer that re-arms itself for a moment already due stops after the passes given and says so; one re-armed later lets time move")
+    func runawayBounded() throws {
+        let loop = try EventLoop()
+        var ran = 0
+        var runaway: EventLoop.TimerSlot?
+        runaway = loop.makeTimer { ran += 1; loop.arm(runaway!, at: 5) }
+        loop.arm(runaway!, at: 5)
+        #expect(try loop.runTimers(dueBy: 10, passes: 50) == false)
+        #expect(ran == 50, "one run a pass, as the loop would wake again")
+        loop.arm(runaway!, at: nil)
+        var kept = 0
+        var keepAlive: EventLoop.TimerSlot?
+        keepAlive = loop.makeTimer { kept += 1; loop.arm(keepAlive!, at: Double(kept + 1) * 15) }
+        loop.arm(keepAlive!, at: 15)
+        #expect(try loop.runTimers(dueBy: 100, passes: 50) == true)
+        #expect(kept == 6, "at 15, 30, 45, 60, 75 and 90 s, each in a pass of its own")
+    }
+
     @Test("a timer an action arms for a time already past runs on the next pass, after the timers already due")
     func armedInPassWaits() throws {
         let loop = try EventLoop()
