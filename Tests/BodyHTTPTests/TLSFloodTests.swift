@@ -33,7 +33,7 @@ struct TLSFloodTests {
         let start = monotonicNow()
         guard (try? p.run()) != nil else { return (0, 0, "curl did not start") }
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        p.waitForExit()
         return (Int(String(decoding: o, as: UTF8.self)) ?? 0, monotonicNow() - start, String(decoding: e, as: UTF8.self))
     }
 

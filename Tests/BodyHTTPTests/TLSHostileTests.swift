@@ -27,7 +27,7 @@ struct TLSHostileTests {
         client.standardError = FileHandle.nullDevice
         try client.run()
         // SIGKILL: the child inherits the test runner's signal mask, where SIGTERM may be blocked.
-        defer { kill(client.processIdentifier, SIGKILL); client.waitUntilExit() }
+        defer { kill(client.processIdentifier, SIGKILL); client.waitForExit() }
         var tv = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(listener, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         let fd = accept(listener, nil, nil)

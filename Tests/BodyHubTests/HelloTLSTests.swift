@@ -38,7 +38,7 @@ struct HelloTLSTests {
         server.standardError = FileHandle.nullDevice
         try server.run()
         // SIGKILL: s_server inherits the test runner's signal mask, where SIGTERM may be blocked.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        defer { kill(server.processIdentifier, SIGKILL); server.waitForExit() }
         try #require(eventuallyConnects(port), "openssl s_server did not listen on \(port)")
         return HubConnection(part: "hello", pin: pin, trust: "\(dir)/cert.pem").send("GET", "https://localhost:\(port)/", timeout: 10)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import BodyCore
 import BodyTLS
+import BodyTestSupport
 
 /// The body's key and certificate on a real filesystem, through GnuTLS.
 @Suite("the body's own key and certificate (issue 19)")
@@ -46,7 +47,7 @@ struct TLSIdentityTests {
         let out = Pipe()
         shell.standardOutput = out
         try shell.run()
-        shell.waitUntilExit()
+        shell.waitForExit()
         let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(made.pin.description == "sha256:" + said)
     }

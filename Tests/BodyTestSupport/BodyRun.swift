@@ -72,7 +72,7 @@ public final class BodyRun: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        if process.isRunning { process.terminate(); process.waitForExit() }
         try? FileManager.default.removeItem(at: dir)
     }
 

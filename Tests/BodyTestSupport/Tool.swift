@@ -17,7 +17,7 @@ public func runTool(_ path: String, _ arguments: [String], package: String) thro
     p.standardInput = FileHandle.nullDevice
     try p.run()
     let o = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
+    p.waitForExit()
     return (p.terminationStatus, String(decoding: o, as: UTF8.self))
 }
 

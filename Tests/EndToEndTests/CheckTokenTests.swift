@@ -13,7 +13,7 @@ func runCommand(_ command: [String]) throws -> (Int32, String) {
     p.standardError = out
     try p.run()
     let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
+    p.waitForExit()
     return (p.terminationStatus, text)
 }
 

@@ -35,11 +35,13 @@ final class FakeOriel: @unchecked Sendable {
     }
 
     /// A port with nothing listening on it, for "Oriel is down".
+    /// A socket bound and closed, with no thread of a fake Oriel left to
+    /// touch its descriptor's number once another socket has it.
     static func closedPort() throws -> Int {
-        let probe = try FakeOriel()
-        let p = probe.port
-        probe.close()
-        return p
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(fd) }
+        guard let port = bindLoopback(fd) else { throw BodyFailed(words: "no free port on 127.0.0.1: \(errno)") }
+        return Int(port)
     }
 
     var url: String { "http://127.0.0.1:\(port)" }

@@ -18,7 +18,7 @@ struct HTTPSTests {
         p.standardError = err
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        p.waitForExit()
         return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
@@ -31,7 +31,7 @@ struct HTTPSTests {
         p.standardError = out
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        p.waitForExit()
         return (p.terminationStatus, String(decoding: o, as: UTF8.self))
     }
 
@@ -109,7 +109,7 @@ struct HTTPSTests {
         let conf = run.dir.appendingPathComponent("body.conf").path
         let first = try #require(run.pin)
         run.process.terminate()
-        run.process.waitUntilExit()
+        run.process.waitForExit()
         let again = try Self.tool(["tls", "--config", conf])
         #expect(again.out.contains("pin \(first)"))
         let renewed = try Self.tool(["tls", "--config", conf, "--renew"])

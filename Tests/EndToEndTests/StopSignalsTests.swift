@@ -40,7 +40,7 @@ struct DemoStopTests {
                     await pause(0.05)
                 }
                 if said.text.contains("Address already in use"), !demo.isRunning {
-                    demo.waitUntilExit()
+                    demo.waitForExit()
                     out.fileHandleForReading.readabilityHandler = nil
                     continue
                 }
@@ -54,7 +54,7 @@ struct DemoStopTests {
             // Its hub's long poll under way, and stops at odd moments of it.
             await pause(1.0 + Double(round % 3) * 0.7)
             kill(demo.processIdentifier, SIGTERM)
-            demo.waitUntilExit()
+            demo.waitForExit()
             out.fileHandleForReading.readabilityHandler = nil
             #expect(demo.terminationReason == .exit && demo.terminationStatus == 0,
                     "round \(round): \(demo.terminationReason == .exit ? "exit code" : "killed by signal") \(demo.terminationStatus)")

@@ -45,7 +45,7 @@ struct CameraBadFramesTests {
         feeder.arguments = [Repository.url("Tests/hil/jpeg-feeder").path, CameraHIL.loopback, "640", "480", "15"] + files
         try feeder.run()
         // SIGKILL: the feeder inherits the test runner's blocked SIGTERM and would ignore terminate().
-        defer { kill(feeder.processIdentifier, SIGKILL); feeder.waitUntilExit() }
+        defer { kill(feeder.processIdentifier, SIGKILL); feeder.waitForExit() }
 
         let body = try CameraBody(camera: CameraHIL.loopback, size: "640x480", fps: 15)
         // With exclusive_caps the node offers capture only once the feeder writes: retry the opening.

@@ -73,7 +73,7 @@ enum CameraHIL {
         p.standardError = pipe
         try p.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        p.waitForExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 

@@ -33,7 +33,7 @@ struct CameraLoopbackTests {
         feeder.arguments = [hil.path, CameraHIL.loopback, "640", "480", "15"] + (0..<fed.count).map { "\(dir)/\($0).jpg" }
         try feeder.run()
         // SIGKILL: the feeder inherits the test runner's blocked SIGTERM and would ignore terminate().
-        defer { kill(feeder.processIdentifier, SIGKILL); feeder.waitUntilExit() }
+        defer { kill(feeder.processIdentifier, SIGKILL); feeder.waitForExit() }
 
         // With exclusive_caps the node offers capture only once the feeder writes.
         var camera: Camera? = nil

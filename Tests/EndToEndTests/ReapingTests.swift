@@ -1,0 +1,56 @@
+import Foundation
+import Glibc
+import Testing
+import BodyTestSupport
+
+/// The tests' one way to wait for a process they started: it must not spin
+/// (a test run once stood at 100% CPU for two hours in `waitUntilExit`), and
+/// a process that does not end is killed, not waited on for ever.
+@Suite("Waiting for a started process")
+struct ReapingTests {
+    /// The thread's own CPU time: what a spin costs, whatever the host's load.
+    private static func threadCPU() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    private static func started(_ script: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        try p.run()
+        return p
+    }
+
+    /// Waits on a thread of its own, as a deinit or a defer after an await
+    /// does: (CPU seconds, wall seconds) of the wait.
+    private static func waitElsewhere(_ p: Process, killingAfter seconds: Double) async -> (cpu: Double, wall: Double) {
+        await withCheckedContinuation { done in
+            Thread {
+                let cpu = threadCPU(), wall = monotonicNow()
+                p.waitForExit(killingAfter: seconds)
+                done.resume(returning: (threadCPU() - cpu, monotonicNow() - wall))
+            }.start()
+        }
+    }
+
+    @Test("a wait off the launching thread sleeps: a tenth of its time on the CPU at most (waitUntilExit spun a whole core there)")
+    func waitDoesNotSpin() async throws {
+        let p = try Self.started("exec sleep 1")
+        let (cpu, wall) = await Self.waitElsewhere(p, killingAfter: 60)
+        #expect(!p.isRunning)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0)
+        #expect(wall >= 0.5, "it waited for the exit: \(wall) s")
+        #expect(cpu < 0.1 * wall, "\(cpu) s of CPU in \(wall) s")
+    }
+
+    @Test("a process that ignores SIGTERM and outlives the wait is killed (SIGKILL), and the wait ends")
+    func outlivedIsKilled() async throws {
+        let p = try Self.started("trap '' TERM; exec sleep 30")
+        p.terminate()
+        _ = await Self.waitElsewhere(p, killingAfter: 0.5)
+        #expect(!p.isRunning)
+        #expect(p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL)
+    }
+}
