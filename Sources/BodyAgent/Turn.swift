@@ -53,7 +53,7 @@ typealias AgentTurn = (_ event: StaticString, _ work: (Moment) -> Void) -> Void
 /// 6. timers are re-armed once: the rules' next wake-up, the server's timeout;
 /// 7. the page's watchers hear of a change (`/events`, at most ten times a
 ///    second); the page's own timers (the spacing's end, the keep-alive) are
-///    turns whose only deed is this step.
+///    turns with nothing of their own to decide, sent in this step.
 ///
 /// The kill switch's path is short on purpose: a press's answer to Oriel's
 /// parked poll leaves in step 4 of the turn that confirmed it, before any

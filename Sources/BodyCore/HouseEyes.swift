@@ -29,13 +29,6 @@ public struct HouseEyes: Equatable, Sendable {
     /// Before Oriel sends an eyes object: nothing red, nothing open.
     public static let unsaid = HouseEyes()
 
-    /// Decodes the pushed eyes object; nil (not an object) keeps what the body had.
-    /// Inside the object a field of the wrong type counts as absent.
-    static func read(_ pushed: JSONBytes?) -> HouseEyes? {
-        guard let pushed, pushed.isObject else { return nil }
-        return read(pushed.members(keys))
-    }
-
     /// The pushed eyes object's members the body reads, walked once: the
     /// eyes', then `answered` (a walk a key would be seven walks a push).
     static var keys: InlineArray<8, StaticString> {
@@ -85,10 +78,7 @@ public struct EyesKill: Equatable, Sendable {
 
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
-    /// `ready`, `armed`, `asking`.
-    public func value(armed: Bool) -> String { word(armed: armed).description }
-
-    /// `value` as written in the source, for the status document written straight.
+    /// `ready`, `armed`, `asking`, as written in the source, for the status document written straight.
     func word(armed: Bool) -> StaticString {
         asking.isOut ? "asking" : armed ? "armed" : "ready"
     }

@@ -97,13 +97,6 @@ public struct OnAirState: Equatable, Sendable {
     /// The reason in words while unread, nil otherwise.
     public var unreadWords: String? { on == nil ? (reason ?? Self.noReason) : nil }
 
-    /// Decodes the pushed onair object (DESIGN 4, in that order). nil means
-    /// the push said nothing about the state: keep what the body had.
-    static func read(_ pushed: JSONBytes?) -> OnAirState? {
-        guard let pushed, pushed.isObject else { return nil }
-        return read(pushed.members(keys))
-    }
-
     /// The pushed onair object's members the body reads, walked once: the
     /// state's, then `answered` (a push reads both).
     static var keys: InlineArray<8, StaticString> {

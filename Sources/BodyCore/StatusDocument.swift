@@ -122,7 +122,7 @@ extension OutputRole {
 
 extension StatusDocument {
     /// The roles in the document's order (its keys in byte order, as
-    /// `.sortedKeys` put them), sorted once, not at every document.
+    /// JSONOut.byteOrder compares them), sorted once, not at every document.
     static let buttonsInByteOrder = ButtonRole.allCases.sorted { JSONOut.byteOrder($0.rawValue, $1.rawValue) }
     static let linesInByteOrder = OutputRole.allCases.sorted { JSONOut.byteOrder($0.rawValue, $1.rawValue) }
 }

@@ -37,10 +37,7 @@ public struct WrapUpButton: Equatable, Sendable {
 
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
-    /// `hidden`, `ready`, `armed`, `asking`.
-    public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
-
-    /// `value` as written in the source, for the status document written straight.
+    /// `hidden`, `ready`, `armed`, `asking`, as written in the source, for the status document written straight.
     func word(state: OnAirState, armed: Bool) -> StaticString {
         if asking.isOut { return "asking" }
         guard visible(state) else { return "hidden" }

@@ -108,7 +108,7 @@ struct BodyTraceTests {
         try body.face(#"{"eyes":{"red":true,"names":["studio camera"]}}"#, at: 100)
         _ = body.tap(.kill, at: 101)
         try body.face(#"{"eyes":{"red":true,"killing":true}}"#, at: 101.5)
-        #expect(body.kill.value(armed: body.group.isArmed(.kill, at: 101.5)) == "ready")
+        #expect(body.kill.word(armed: body.group.isArmed(.kill, at: 101.5)).description == "ready")
         _ = body.tap(.kill, at: 102)
         _ = body.tap(.kill, at: 103, id: "k1")
         try body.face(#"{"eyes":{"red":true,"killing":false}}"#, at: 104)
@@ -137,7 +137,7 @@ struct BodyTraceTests {
             == .asked(request("stage", "w1", ["stage": .string("wrapup"), "by": .string("studio")])))
         try body.face(#"{"onair":{"on":true,"phase":"wrapup"}}"#, at: 103)
         #expect(body.wrapup.asking.out == nil)
-        #expect(body.wrapup.value(state: body.state, armed: false) == "hidden")
+        #expect(body.wrapup.word(state: body.state, armed: false).description == "hidden")
     }
 
     @Test("the camera button asks for the opposite of what Oriel says and marks the body as having asked")

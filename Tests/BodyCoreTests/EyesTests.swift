@@ -71,12 +71,12 @@ struct EyesKillTests {
 
     @Test("two presses ask to close every eye: ready, armed, asking")
     mutating func asks() {
-        #expect(kill.value(armed: false) == "ready")
+        #expect(kill.word(armed: false).description == "ready")
         #expect(tap(at: 100) == .armed)
-        #expect(kill.value(armed: group.isArmed(.kill, at: 100)) == "armed")
+        #expect(kill.word(armed: group.isArmed(.kill, at: 100)).description == "armed")
         #expect(tap(at: 100.2) == .armed)
         #expect(tap(at: 101, id: "k1") == .asked(request("eyes_kill", "k1", ["by": .string("studio")])))
-        #expect(kill.value(armed: false) == "asking")
+        #expect(kill.word(armed: false).description == "asking")
         #expect(tap(at: 102) == .waiting("already asking Oriel to close every eye"))
     }
 

@@ -11,6 +11,22 @@ func jsonBytes(_ text: String) throws -> JSONBytes {
     try JSONBytes.parse(Array(text.utf8))
 }
 
+/// A pushed onair or eyes object read alone, through the members `Body.push`
+/// reads: nil when it is not an object (the push then keeps what the body had).
+extension OnAirState {
+    static func read(_ pushed: JSONBytes?) -> OnAirState? {
+        guard let pushed, pushed.isObject else { return nil }
+        return read(pushed.members(keys))
+    }
+}
+
+extension HouseEyes {
+    static func read(_ pushed: JSONBytes?) -> HouseEyes? {
+        guard let pushed, pushed.isObject else { return nil }
+        return read(pushed.members(keys))
+    }
+}
+
 /// What one of the rules' entry points brought about, as a list of its own:
 /// they append to the caller's list (the agent keeps one for every turn),
 /// where a test reads one call's actions apart.

@@ -11,7 +11,7 @@ struct WrapUpTests {
     }
 
     func value(_ state: OnAirState, at t: Double) -> String {
-        button.value(state: state, armed: group.isArmed(.wrapup, at: t))
+        button.word(state: state, armed: group.isArmed(.wrapup, at: t)).description
     }
 
     @Test("shown while on in live or solo-play, hidden otherwise",
@@ -20,7 +20,7 @@ struct WrapUpTests {
     func visibility(state: OnAirState, shown: Bool) {
         #expect(WrapUpButton.shows(state) == shown)
         #expect(WrapUpButton().visible(state) == shown)
-        #expect(WrapUpButton().value(state: state, armed: false) == (shown ? "ready" : "hidden"))
+        #expect(WrapUpButton().word(state: state, armed: false).description == (shown ? "ready" : "hidden"))
     }
 
     @Test("two presses in LIVE ask for the wrapup stage: ready, armed, asking")
