@@ -77,6 +77,22 @@ struct PageDocumentTests {
         #expect(!page(body, at: 103).sameFacts(as: page(body, at: 103, log: log)))
     }
 
+    @Test("the lines' object is found as the key, not in a word that quotes it; what lies around it must match byte for byte")
+    func sameFactsAroundTheLines() throws {
+        var body = studio(at: 100)
+        // A reason that carries the key's text, quotes and braces included.
+        try body.face(#"{"eyes":{"open":true,"why":"\"lines\":{ } a tap","until":1764500400}}"#, at: 100)
+        let lit = page(body, at: 101, lines: [.lamp: true, .armedLED: false])
+        #expect(lit.sameFacts(as: page(body, at: 101, lines: [.lamp: false, .armedLED: nil])))
+        #expect(lit.sameFacts(as: page(body, at: 101, lines: [:])), "a line gone is a level, not a fact")
+        var other = body
+        try other.face(#"{"eyes":{"open":true,"why":"\"lines\":{ } a tap!","until":1764500400}}"#, at: 100)
+        #expect(!lit.sameFacts(as: page(other, at: 101, lines: [.lamp: false])), "the reason before the lines differs")
+        var later = body
+        try later.face(#"{"onair":{"on":true}}"#, at: 100)
+        #expect(!lit.sameFacts(as: page(later, at: 101, lines: [.lamp: false])), "onair, after the lines, differs")
+    }
+
     @Test("the log lines go out oldest first, with their times and levels")
     func logLines() {
         var log = LogLines(capacity: 3)
