@@ -70,6 +70,24 @@ struct JSONOutTests {
         var words = full
         words.previewWords = awkward
         out.append(("awkward words", awkwardBody, Moment(mono: 101.5, wall: -0.25, synchronised: true), words))
+        // Every field that can be said, said: a wrap-up and a kill asked, a gate
+        // counting down (6.75 s), a late window counted; then the kill refused
+        // within its 12 s while the house closes every eye.
+        var said = studio(at: 100)
+        try said.face(#"{"onair":{"on":true,"phase":"live","since":"2026-11-04T17:50:00Z","by":"dad"},"eyes":{"open":false}}"#, at: 100)
+        try said.face(#"{"eyes":{"open":true,"until":1764500110.25,"why":"Dad's tap on the studio body","mode":"manual","red":true,"names":["studio camera"]}}"#, at: 100.5)
+        _ = said.tap(.wrapup, at: 101)
+        _ = said.tap(.wrapup, at: 101.6, id: "w1")
+        _ = said.tap(.kill, at: 102)
+        _ = said.tap(.kill, at: 102.6, id: "k1")
+        said.wire(.onair, down: false, at: 100)
+        _ = said.edge(.onair, down: true, at: 103)
+        _ = said.edge(.onair, down: false, at: 103.2)
+        _ = said.tick(at: Moment(103.3))
+        out.append(("asked, the gate counting down", said, Moment(103.5), full))
+        var killRefused = said
+        try killRefused.face(#"{"eyes":{"open":true,"until":1764500110.25,"why":"Dad's tap on the studio body","mode":"manual","red":true,"killing":true,"names":["studio camera"],"answered":{"id":"k1","error":"the camera's switch did not answer"}}}"#, at: 104)
+        out.append(("the kill refused, every eye closing", killRefused, Moment(104.5), full))
         return out
     }
 
