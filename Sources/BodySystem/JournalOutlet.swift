@@ -104,6 +104,9 @@ public final class JournalOutlet: Sendable {
     /// A line of `count` bytes that `append` adds to the waiting bytes, or drops when they are full.
     private func put(_ count: Int, at now: @autoclosure () -> Double, _ append: (inout [UInt8]) -> Void) {
         waiting.withLock { w in
+            // Full: the reader may have taken some since the loop last
+            // flushed (its writable edge not yet seen), so try before dropping.
+            if w.dropped > 0 || w.pending + count > bound { send(&w) }
             if w.dropped > 0 {
                 let words = "log: \(Self.grouped(w.dropped)) \(w.dropped == 1 ? "line" : "lines") dropped in "
                     + "\(Self.seconds(now() - (w.droppedSince ?? now()))): the journal was not reading\n"

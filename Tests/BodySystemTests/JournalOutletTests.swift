@@ -55,6 +55,20 @@ struct JournalOutletTests {
         #expect(after == "log: \(JournalOutlet.grouped(dropped)) lines dropped in \(JournalOutlet.seconds(142.5 - started)): the journal was not reading\nafter the stall\n")
     }
 
+    @Test("the reader came back but the loop has not flushed yet: the next line is not dropped", .timeLimit(.minutes(1)))
+    func readerBackBeforeFlush() throws {
+        let (r, w) = try FileDescriptor.pipe()
+        defer { try? r.close(); try? w.close() }
+        let outlet = JournalOutlet(w, bound: 16 * 1024)
+        for i in 0..<3000 { outlet.write(line(i), at: 100) }  // dropping now
+        // The journal reads everything, but no writable edge reached the loop: no flush.
+        var text = String(decoding: try drain(r), as: UTF8.self)
+        outlet.write(Array("the next line\n".utf8), at: 101)
+        text += try readAll(r, outlet)
+        #expect(text.hasSuffix("the journal was not reading\nthe next line\n"),
+                "the line went out after the drop's note: \(text.suffix(200))")
+    }
+
     @Test("a line from another thread goes through the same buffer, in order, whole", .timeLimit(.minutes(1)))
     func otherThread() async throws {
         let (r, w) = try FileDescriptor.pipe()
