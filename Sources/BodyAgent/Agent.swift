@@ -216,6 +216,7 @@ public final class Agent: @unchecked Sendable {
         }
         do {
             let server = try makeServer(ServerWiring(
+                tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
                 token: auth,
                 trusts: { [unowned self] in self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
                 log: { [unowned self] in self.say($0) },

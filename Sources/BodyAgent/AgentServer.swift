@@ -1,4 +1,3 @@
-import BodyConfig
 import BodyHTTP
 import BodySystem
 
@@ -9,10 +8,12 @@ import BodySystem
 /// handler; answers, long polls and streams go back through `HTTPReply` and
 /// `HTTPStream`, the same classes on both sides.
 ///
-/// Held as `any AgentServer`, as the board is `any Board`: a reference and
-/// its witness table, no box and no allocation; each call is one indirect
-/// call where it was a direct one to a function in another module, about
-/// five calls a request (docs/event-loop.md).
+/// Internal on purpose, with `HTTPServer` its one conformer in the release
+/// build: the optimizer then calls `HTTPServer` directly through
+/// `any AgentServer` (a reference and a witness table, no box) and drops
+/// the witness table's entries, so the seam costs a request nothing
+/// (docs/event-loop.md). Made public or given a second conformer here, it
+/// would cost an indirect call each.
 protocol AgentServer: AnyObject {
     /// Readable when a run is due (a request, a resume from outside a turn).
     var pollDescriptor: FileDescriptor? { get }
@@ -38,6 +39,8 @@ extension HTTPServer: AgentServer {}
 /// What the agent hands the server it serves through: the handler and the
 /// hooks back into the agent (made in `Agent.start`).
 struct ServerWiring {
+    /// HTTPS with the body's key and certificate; nil serves plain HTTP.
+    let tls: HTTPTLS?
     /// The token each request's head is checked against (`HTTPRequest.showedToken`).
     let token: BearerAuth
     /// A signed-in browser is trusted as a token is.
@@ -56,8 +59,7 @@ extension Agent {
         if let serverMaker { return try serverMaker(wiring) }
         do {
             return try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
-                                  tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
-                                  token: wiring.token, trusts: wiring.trusts, log: wiring.log,
+                                  tls: wiring.tls, token: wiring.token, trusts: wiring.trusts, log: wiring.log,
                                   requests: wiring.requests, answerLines: wiring.answerLines, handler: wiring.handler)
         } catch { throw AgentError("\(error)") }
     }
