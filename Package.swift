@@ -64,8 +64,8 @@ let package = Package(
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem", "BodyTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem", "BodyTestSupport"]),
-        // The agent built in the process on a fake board and a manual clock, turned by hand.
-        .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodySystem", "BodyTestSupport"]),
+        // The agent built in the process on a fake board, a fake HTTP server and a manual clock, turned by hand.
+        .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
         .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),

@@ -116,7 +116,10 @@ public final class Agent: @unchecked Sendable {
     var simWaits: [SimWait] = []
 
     // HTTP.
-    var server: HTTPServer?
+    /// libmicrohttpd, or a test's fake (AgentServer.swift).
+    var server: (any AgentServer)?
+    /// A test's server in place of libmicrohttpd.
+    var serverMaker: ((ServerWiring) throws(AgentError) -> any AgentServer)?
     /// The server's timeout, re-armed after every run (Turn.swift, step 6).
     lazy var serverTimer = loop.makeTimer { [unowned self] in
         self.turn("the server's timeout", runsServer: true) { _ in [] }
@@ -212,15 +215,15 @@ public final class Agent: @unchecked Sendable {
             self.turn("the camera went away") { [unowned self] _ in self.changeBody { $0.cameraGone(why) } }
         }
         do {
-            let server = try HTTPServer(listen: setup.config.listenHost, port: setup.config.listenPort,
-                                        tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
-                                        token: auth,
-                                        trusts: { [unowned self] in self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
-                                        log: { [unowned self] in self.say($0) },
-                                        // What failed stays in the journal; what went well is debug.
-                                        requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },
-                                        answerLines: log.debug,
-                                        handler: { [unowned self] request, reply in self.handle(request, reply) })
+            let server = try makeServer(ServerWiring(
+                tls: setup.tls.map { HTTPTLS(key: $0.key, certificate: $0.certificate) },
+                token: auth,
+                trusts: { [unowned self] in self.signedIn($0, at: self.turnNow?.mono ?? self.clock.now().mono) },
+                log: { [unowned self] in self.say($0) },
+                // What failed stays in the journal; what went well is debug.
+                requests: { [unowned self] line, status in self.say(line, status >= 400 ? .notice : .debug) },
+                answerLines: log.debug,
+                handler: { [unowned self] request, reply in self.handle(request, reply) }))
             server.answered = { [unowned self] status in
                 self.metrics.answered(status: status)
                 self.witness?(.answered(status))

@@ -34,7 +34,8 @@ struct CameraTurnTests {
         let side = try #require(try LocalSocket.accept(from: listening))
         let jpeg = rig.client()
         jpeg.send("GET", "/preview.jpg")
-        try rig.pump { rig.agent.preview.waitingForFirstFrame == 1 }
+        try rig.settle()
+        #expect(rig.agent.preview.waitingForFirstFrame == 1)
         rig.deeds.removeAll()
         return (rig, side, jpeg)
     }
@@ -70,7 +71,7 @@ struct CameraTurnTests {
         let (rig, side, jpeg) = try opened()
         defer { try? side.close() }
         try side.writeAll(Array("ready\n".utf8))
-        try rig.pump { rig.deeds.contains(.turn("the camera's feeder spoke")) }
+        try rig.wait { rig.deeds.contains(.turn("the camera's feeder spoke")) }
         let spoke = try #require(rig.turns.first { $0.first == .turn("the camera's feeder spoke") })
         #expect(spoke.filter { $0 == .serverRan }.count == 1, "\(spoke)")
         let answered = try #require(spoke.firstIndex(of: .answered(409)), "\(spoke)")

@@ -55,17 +55,28 @@ final class FakeBoard: Board {
     }
 }
 
-/// The agent on a fake board, a manual clock and a real server on a loopback
-/// port, turned by hand: a test feeds events and reads the deeds, in order.
+/// Which HTTP server the rig's agent serves through.
+enum RigServer {
+    /// The fake (FakeServer.swift): requests handed in, answers read back, no socket.
+    case fake
+    /// libmicrohttpd on a loopback port, for what only it does; clients are `SocketClient`s.
+    case libmicrohttpd
+}
+
+/// The agent on a fake board, a manual clock and the fake HTTP server,
+/// turned by hand: a test feeds events and reads the deeds, in order.
 final class AgentRig {
     let clock: ManualClock
     let board: FakeBoard
     let agent: Agent
+    /// The fake server (nil on libmicrohttpd).
+    private(set) var server: FakeServer?
     var deeds: [AgentDeed] = []
 
     /// `more`: further sections of the configuration (a `[location]`);
     /// `watchdog`: systemd's ping interval, as half of WATCHDOG_USEC would give it.
-    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "", watchdog: Double? = nil) throws {
+    init(at t: Double = 1000, wallAhead: Double = Moment(0).wall, more: String = "", watchdog: Double? = nil,
+         server kind: RigServer = .fake) throws {
         clock = ManualClock(t, wallAhead: wallAhead)
         let config = try BodyConfig.parse("[body]\nname = studio\nlisten = 127.0.0.1:0\nannounce = no\n[board]\nfile = sim\n" + more,
                                           file: "test.conf")
@@ -77,6 +88,13 @@ final class AgentRig {
         agent = try Agent(AgentSetup(config: config, board: boardConfig, token: "t0ken", version: "test"),
                           log: Log(), clock: clock.clock)
         agent.boardMaker = { fake }
+        if kind == .fake {
+            agent.serverMaker = { [unowned self] wiring throws(AgentError) in
+                let made = try FakeServer(wiring)
+                self.server = made
+                return made
+            }
+        }
         agent.witness = { [unowned self] in deeds.append($0) }
         agent.watchdogEvery = watchdog
         try agent.start()
@@ -96,24 +114,38 @@ final class AgentRig {
         guard try agent.loop.runTimers(dueBy: t) else { throw RunawayTimer(at: t) }
     }
 
-    /// Runs what is ready (descriptors, posted work, timers due by the
-    /// clock's time: the server's "run again now") until `done`, or 200 passes.
-    func pump(until done: () -> Bool) throws {
-        for _ in 0..<200 {
-            if done() { return }
+    /// Runs what is ready now (the fake server's and board's descriptors,
+    /// posted work, timers due by the clock's time), pass after pass until
+    /// one runs no turn: what the fake server or the fake board was handed
+    /// has then been carried out whole, with no wait.
+    func settle() throws {
+        for _ in 0..<100 {
+            let before = deeds.count
             try agent.loop.runReady()
             guard try agent.loop.runTimers(dueBy: clock.mono) else { throw RunawayTimer(at: clock.mono) }
+            if deeds.count == before { return }
+        }
+        throw RunawayTimer(at: clock.mono)
+    }
+
+    /// For a peer on a real socket (gpsd, the camera's feeder, a client of
+    /// libmicrohttpd), whose bytes may take a moment: runs what is ready until
+    /// `done`, up to 200 passes 1 ms apart.
+    func wait(until done: () -> Bool) throws {
+        for _ in 0..<200 {
+            try settle()
+            if done() { return }
             usleep(1000)
         }
     }
 
-    func client() -> Client { Client(port: agent.port) }
+    /// A client of the fake server.
+    func client() -> Client { Client(server!) }
 
-    /// `client`'s answer, the loop run until it came (nil: it never did).
+    /// `client`'s answer, once what is ready has run (nil: none came).
     func answer(_ client: Client) throws -> (status: Int, body: String)? {
-        var got: (status: Int, body: String)?
-        try pump { got = client.answer(); return got != nil }
-        return got
+        try settle()
+        return client.answer()
     }
 
     /// Oriel pushes `json` on `client`; its answer.
@@ -125,10 +157,9 @@ final class AgentRig {
     /// The button's line moves at `t`: the loop reads the edge (a turn of
     /// its own), then the clock passes the 10 ms window's end and the rules read the line.
     func line(_ down: Bool, at t: Double) throws {
-        let edges = deeds.filter { $0 == .turn("button edges") }.count
         clock.mono = t
         board.press(down, at: t)
-        try pump { deeds.filter { $0 == .turn("button edges") }.count > edges }
+        try settle()
         try advance(to: t + 0.01)
     }
 
@@ -145,62 +176,34 @@ final class AgentRig {
     func turn(with deed: AgentDeed) -> [AgentDeed]? { turns.first { $0.contains(deed) } }
 }
 
-/// One non-blocking HTTP/1.1 connection.
+/// Oriel, a browser or a script as the fake server sees it: requests in
+/// order, as on one kept-alive connection, each answer read once.
 final class Client {
-    let fd: Int32
-    private var got: [UInt8] = []
-    var raw: String { String(decoding: got, as: UTF8.self) }
+    let server: FakeServer
+    private(set) var asked: [FakeExchange] = []
+    private var read = 0
 
-    init(port: UInt16) {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    }
+    init(_ server: FakeServer) { self.server = server }
 
-    deinit { close(fd) }
-
-    /// The client goes away (both directions shut), as an Oriel that stopped would.
-    func leave() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
-
+    /// With the body's token, as Oriel sends it.
     func send(_ method: String, _ path: String, body: String = "") {
-        let text = "\(method) \(path) HTTP/1.1\r\nHost: body\r\nAuthorization: Bearer t0ken\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
-        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        asked.append(server.request(method, path, headers: ["host": "body", "authorization": "Bearer t0ken"],
+                                    body: Array(body.utf8)))
     }
 
-    /// Everything received so far, as text (a stream's bytes: `/events`).
-    func received() -> String {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            got += chunk[0..<n]
-        }
-        return raw
-    }
-
-    /// A whole answer, if one has arrived: its status and body.
+    /// The next whole answer not yet read, if it came: its status and body.
     func answer() -> (status: Int, body: String)? {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            got += chunk[0..<n]
-        }
-        guard let end = got.indices.dropLast(3).first(where: { got[$0] == 13 && got[$0 + 1] == 10 && got[$0 + 2] == 13 && got[$0 + 3] == 10 })
-        else { return nil }
-        let head = String(decoding: got[..<end], as: UTF8.self).lowercased().split(separator: "\r\n")
-        let length = head.first { $0.hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst("content-length:".count).filter { $0 != " " }) } ?? 0
-        let body = got[(end + 4)...]
-        guard body.count >= length, let status = Int(head[0].split(separator: " ")[1]) else { return nil }
-        defer { got.removeFirst(end + 4 + length) }
-        return (status, String(decoding: body.prefix(length), as: UTF8.self))
+        guard read < asked.count, let response = asked[read].response else { return nil }
+        read += 1
+        return (response.status, String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// What the last request's stream gave so far, as text (`/events`).
+    func received() -> String { asked.last?.text ?? "" }
+
+    /// The client goes away, as an Oriel that stopped would.
+    func leave() {
+        for exchange in asked where !exchange.finished { server.hangUp(exchange) }
     }
 }
 

@@ -7,9 +7,7 @@ import BodyCore
 struct RehearseTests {
     func ask(_ rig: AgentRig, _ client: Client, _ method: String, _ path: String, body: String = "") throws -> String {
         client.send(method, path, body: body)
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
-        let answer = try #require(got)
+        let answer = try #require(try rig.answer(client))
         #expect(answer.status == 200, "\(method) \(path): \(answer.body)")
         return answer.body
     }

@@ -3,15 +3,12 @@ import Glibc
 @testable import BodyAgent
 import BodyCore
 
-/// The order of a turn (issue 22), read from what the agent did, in order.
-@Suite("One turn per event: the agent in the process, on a fake board and a manual clock", .serialized)
+/// The order of a turn, read from what the agent did, in order.
+@Suite("One turn per event: the agent in the process, on a fake board, a fake server and a manual clock", .serialized)
 struct TurnTests {
     /// Pushes `json` and returns the answer, with the rig's deeds from the push on.
     func push(_ rig: AgentRig, _ client: Client, _ json: String) throws -> (status: Int, body: String) {
-        client.send("POST", "/face", body: json)
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
-        return try #require(got)
+        try #require(try rig.push(client, json))
     }
 
     @Test("a push drives the lamp once, before its answer and before its log line, in one server run")
@@ -47,7 +44,7 @@ struct TurnTests {
         _ = try push(rig, oriel, #"{"onair":{"on":false}}"#)
         let ears = rig.client()
         ears.send("GET", "/ears?after=0&wait=25")
-        try rig.pump { !rig.agent.polls.isEmpty }
+        try rig.settle()
         #expect(rig.agent.polls.count == 1)
         rig.deeds.removeAll()
         // First press: down at 1001, read at the window's end, up 100 ms later.
@@ -64,14 +61,10 @@ struct TurnTests {
         let answered = try #require(turn.firstIndex(of: .answered(200)))
         let said = try #require(turn.firstIndex { if case .logged(let w) = $0 { w.contains("asked") || w.contains("onair") } else { false } })
         #expect(answered < said)
-        var got: (status: Int, body: String)?
-        try rig.pump { got = ears.answer(); return got != nil }
+        let got = ears.answer()
         #expect(got?.status == 200)
         #expect(got?.body.contains(#""kind":"onair""#) == true)
         #expect(rig.agent.polls.isEmpty)
-        // MHD's runs after a resumed answer (read the socket again, watch it
-        // again) are the answering turn's, not turns of their own (issue 21).
-        #expect(!rig.deeds.contains(.turn("the server's timeout")), "\(rig.turns.map { $0.first! })")
     }
 
     @Test("one event ticks the rules once, and the rules' wake-up is re-armed at most once")
@@ -112,9 +105,7 @@ struct TurnTests {
 
     func status(_ rig: AgentRig, _ client: Client) throws -> (status: Int, body: String) {
         client.send("GET", "/status")
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
-        return try #require(got)
+        return try #require(try rig.answer(client))
     }
 
     @Test("a rule's time that comes while a request is handled is not lost: that turn's tick carries it out")
@@ -129,9 +120,7 @@ struct TurnTests {
         // timer runs, Oriel asks for the status.
         rig.clock.mono = 1006
         rig.deeds.removeAll()
-        client.send("GET", "/status")
-        var got: (status: Int, body: String)?
-        try rig.pump { got = client.answer(); return got != nil }
+        #expect(try status(rig, client).status == 200)
         #expect(rig.board.lit[.armedLED] == false)
         let turn = try #require(rig.turn(with: .drove(.armedLED, false)))
         #expect(turn.contains(.answered(200)))
@@ -148,14 +137,10 @@ struct TurnTests {
         #expect(rig.board.lit[.lamp] == true)
         let ears = rig.client()
         ears.send("GET", "/ears?after=0&wait=25")
-        try rig.pump { !rig.agent.polls.isEmpty }
+        try rig.settle()
+        #expect(rig.agent.polls.count == 1)
         rig.agent.shutdown(signal: SIGTERM)
-        var got: (status: Int, body: String)?
-        for _ in 0..<200 {
-            got = ears.answer()
-            if got != nil { break }
-            usleep(1000)
-        }
+        let got = ears.answer()
         #expect(got?.status == 200)
         #expect(got?.body.contains(#""items":[]"#) == true)
         #expect(rig.board.lit[.lamp] == false)
@@ -168,32 +153,34 @@ struct TurnTests {
         let rig = try AgentRig(at: 1000)
         let short = rig.client()
         short.send("GET", "/ears?after=0&wait=2")
-        try rig.pump { rig.agent.polls.count == 1 }
+        try rig.settle()
+        #expect(rig.agent.polls.count == 1)
         let long = rig.client()
         long.send("GET", "/ears?after=0&wait=5")
-        try rig.pump { rig.agent.polls.count == 2 }
+        try rig.settle()
+        #expect(rig.agent.polls.count == 2)
         let gone = rig.client()
         gone.send("GET", "/ears?after=0&wait=3")
-        try rig.pump { rig.agent.polls.count == 3 }
+        try rig.settle()
+        #expect(rig.agent.polls.count == 3)
         #expect(rig.agent.pollsDue == 1002)
         rig.deeds.removeAll()
         try rig.advance(to: 1002)
         #expect(rig.deeds.contains(.turn("a poll's wait ran out")))
-        var got: (status: Int, body: String)?
-        try rig.pump { got = short.answer(); return got != nil }
+        var got = try rig.answer(short)
         #expect(got?.status == 200)
         #expect(got?.body.contains(#""items":[]"#) == true)
         #expect(rig.agent.polls.count == 2)
         #expect(rig.agent.pollsDue == 1003)
         // The 3 s poll's client goes away: it is dropped now, and the timer moves to the 5 s one.
         gone.leave()
-        try rig.pump { rig.agent.polls.count == 1 }
+        try rig.settle()
+        #expect(rig.agent.polls.count == 1)
         #expect(rig.agent.pollsDue == 1005)
         try rig.advance(to: 1004.9)
         #expect(long.answer() == nil)
         try rig.advance(to: 1005)
-        got = nil
-        try rig.pump { got = long.answer(); return got != nil }
+        got = try rig.answer(long)
         #expect(got?.status == 200)
         #expect(rig.agent.polls.isEmpty)
         #expect(rig.agent.pollsDue == nil)

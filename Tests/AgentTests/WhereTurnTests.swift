@@ -28,14 +28,18 @@ struct WhereTurnTests {
                                more: "[location]\nallowed = yes\ngpsd = 127.0.0.1:\(gpsd.port)\n")
         let client = rig.client()
         client.send("GET", "/where")
-        try rig.pump { rig.agent.location.watching }
+        try rig.settle()
+        #expect(rig.agent.location.watching)
         #expect(gpsd.accept().hasPrefix("?WATCH="))
         rig.deeds.removeAll()
         return (rig, gpsd, client)
     }
 
+    /// The answer, once gpsd's bytes (on a real socket) were read.
     func answer(_ rig: AgentRig, _ client: Client) throws -> (status: Int, body: String) {
-        try #require(try rig.answer(client))
+        var got: (status: Int, body: String)?
+        try rig.wait { got = client.answer(); return got != nil }
+        return try #require(got)
     }
 
     @Test("a fix 29 s behind the agent's wall clock is fresh: answered in the turn that read it, in its one server run")
@@ -57,7 +61,7 @@ struct WhereTurnTests {
     func staleAndTheDeadline() throws {
         let (rig, gpsd, client) = try asked()
         gpsd.send(Self.tpv(at: "2029-12-31T23:59:29.000Z"))
-        try rig.pump { rig.deeds.contains(.turn("gpsd's reports came")) }
+        try rig.wait { rig.deeds.contains(.turn("gpsd's reports came")) }
         try rig.advance(to: Self.asked + 14.99)
         #expect(!rig.deeds.contains(.answered(504)))
         #expect(rig.agent.location.watching)
@@ -85,7 +89,8 @@ struct WhereTurnTests {
         #expect(answered < said)
         #expect(!rig.agent.location.watching)
         client.send("GET", "/where")
-        try rig.pump { rig.agent.location.watching }
+        try rig.settle()
+        #expect(rig.agent.location.watching)
         #expect(gpsd.accept().hasPrefix("?WATCH="))
         gpsd.send(Self.tpv(at: "2030-01-01T00:00:00.000Z"))
         #expect(try answer(rig, client).status == 200)
