@@ -71,17 +71,24 @@ struct ExchangeState: Equatable {
         }
     }
 
-    /// The head arrived. A body already too big, or framed two ways, is
-    /// answered now, so MHD never reads it and closes the connection after
-    /// the answer; anything else waits for the body (answering at the head
-    /// would close a kept-alive connection).
-    mutating func head(_ framing: Framing) -> Action {
+    /// The head arrived. A body framed two ways is answered now, so MHD never
+    /// reads it and closes the connection after the answer; so is one too big
+    /// that waits for 100 Continue (nothing was sent) or is past the drain
+    /// limit. One too big that is already on its way is read and dropped, and
+    /// answered at its end, as a chunked one is: closing on unread bytes resets
+    /// the connection, and the reset throws away the 413 the client had not
+    /// read yet. Anything else waits for the body (answering at the head would
+    /// close a kept-alive connection).
+    mutating func head(_ framing: Framing, expectsContinue: Bool = false) -> Action {
         switch framing {
         case .refused(let words):
             state = .queued
             var refusal = HTTPResponse.error(400, words)
             refusal.headers.append(("Connection", "close"))
             return .queue(refusal)
+        case .length(let length) where length > maxBody && !expectsContinue && length <= ExchangeState.drainLimit:
+            state = .overflowing(0)
+            return .none
         case .length(let length) where length > maxBody:
             state = .queued
             return .queue(tooLarge(length))

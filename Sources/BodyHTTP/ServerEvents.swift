@@ -12,6 +12,7 @@ extension HTTPServer {
         let trusted = showed == true || trusts(request)
         hangups?.headArrived(connection, trusted: trusted)
         let framing = Framing(headers: request.headers)
+        let continues = request.headers.withValue("expect") { $0.map(Self.isContinue) ?? false }
         let exchange: Exchange
         if let spare = spareExchange {
             spareExchange = nil
@@ -23,8 +24,14 @@ extension HTTPServer {
         exchange.liveAt = live.count
         live.append(exchange)
         swap(&exchange.request.body, &spareBody)
-        if case .length(let length) = framing { exchange.request.body.reserveCapacity(min(maxBody, length)) }
-        return (exchange, perform(exchange.step { $0.head(framing) }, exchange))
+        if case .length(let length) = framing, length <= maxBody { exchange.request.body.reserveCapacity(length) }
+        return (exchange, perform(exchange.step { $0.head(framing, expectsContinue: continues) }, exchange))
+    }
+
+    /// `Expect: 100-continue` (RFC 9110 section 10.1.1): the client sends no body before an answer.
+    static func isContinue(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        let word = "100-continue".utf8
+        return value.count == word.count && zip(value, word).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 
     /// More of the body.

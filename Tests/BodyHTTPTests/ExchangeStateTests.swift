@@ -6,12 +6,12 @@ import Testing
 @Suite("exchange state machine")
 struct ExchangeStateTests {
     enum Event: CustomStringConvertible {
-        case head(Framing), body(Int, have: Int), ready(stopping: Bool), answer(ExchangeState.Answer)
+        case head(Framing, expectsContinue: Bool = false), body(Int, have: Int), ready(stopping: Bool), answer(ExchangeState.Answer)
         case streamEmpty, wake, hungUp, notQueued, stopping, completed(ok: Bool)
 
         var description: String {
             switch self {
-            case .head(let f): "head(\(f))"
+            case .head(let f, let c): c ? "head(\(f), Expect: 100-continue)" : "head(\(f))"
             case .body(let n, let have): "body(\(n), have \(have))"
             case .ready(let s): "ready(stopping: \(s))"
             case .answer(let a): "answer(\(a))"
@@ -26,7 +26,7 @@ struct ExchangeStateTests {
 
         func apply(to s: inout ExchangeState) -> ExchangeState.Action {
             switch self {
-            case .head(let f): s.head(f)
+            case .head(let f, let c): s.head(f, expectsContinue: c)
             case .body(let n, let have): s.body(n, have: have)
             case .ready(let stopping): s.ready(stopping: stopping)
             case .answer(let a): s.answer(a)
@@ -60,7 +60,17 @@ struct ExchangeStateTests {
         // The head and the body.
         Row(before: [], event: .head(.none), action: .none, after: .reading),
         Row(before: [], event: .head(.length(10)), action: .none, after: .reading),
-        Row(before: [], event: .head(.length(11)), action: .queue(.error(413, "the request body is 11 bytes; the limit is 10")), after: .queued),
+        // Too big and on its way: read and dropped, answered at its end (closing on unread bytes resets the 413).
+        Row(before: [], event: .head(.length(11)), action: .none, after: .overflowing(0)),
+        Row(before: [.head(.length(11))], event: .body(11, have: 0), action: .discard, after: .overflowing(11)),
+        Row(before: [.head(.length(11)), .body(11, have: 0)], event: .ready(stopping: false),
+            action: .queue(.error(413, "the request body is 11 bytes; the limit is 10")), after: .queued),
+        // Too big and waiting for 100 Continue, or past the drain limit: answered at the head.
+        Row(before: [], event: .head(.length(11), expectsContinue: true),
+            action: .queue(.error(413, "the request body is 11 bytes; the limit is 10")), after: .queued),
+        Row(before: [], event: .head(.length(ExchangeState.drainLimit + 1)),
+            action: .queue(.error(413, "the request body is \(ExchangeState.drainLimit + 1) bytes; the limit is 10")), after: .queued),
+        Row(before: [], event: .head(.length(10), expectsContinue: true), action: .none, after: .reading),
         Row(before: [], event: .head(.chunked), action: .none, after: .reading),
         // Framed two ways: refused at the head, closed after, the handler never called.
         Row(before: [], event: .head(.refused("framed twice")), action: .queue(refusal), after: .queued),

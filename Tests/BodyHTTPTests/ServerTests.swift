@@ -222,8 +222,8 @@ struct ServerTests {
                 let rest = size % 1000
                 c.send(String(rest, radix: 16) + "\r\n" + String(repeating: "y", count: rest) + "\r\n0\r\n\r\n")
             } else {
-                // Only the head: the answer must come without the body being read.
                 c.send("POST /face HTTP/1.1\r\nHost: t\r\nContent-Length: \(size)\r\n\r\n")
+                c.send(String(repeating: "y", count: size))
             }
             return attempt { () throws(ClientError) in try c.answer() }
         }
@@ -233,6 +233,28 @@ struct ServerTests {
         #expect(answer.text == #"{"error":"the request body is 65537 bytes; the limit is 65536"}"#)
         #expect(h.handled.isEmpty)
         #expect(h.logs.contains("http: POST /face 413"))
+    }
+
+    @Test("a client that sends a too-big body whole before reading still reads its 413 in words, and every byte was sent")
+    func tooLargeSentWhole() throws {
+        let h = try Harness { _, _, reply in reply.send(.json(200, okBody)) }
+        let port = h.server.port
+        // 600 KB: far past what the socket buffers hold, so a server that
+        // answered at the head and closed would leave bytes unread (a reset).
+        let size = 600_000
+        let client = Background(h) { () -> (Bool, Got) in
+            let c = RawClient(port: port)
+            let sent = c.send(Array("POST /face HTTP/1.1\r\nHost: t\r\nContent-Length: \(size)\r\n\r\n".utf8)
+                + [UInt8](repeating: 0x79, count: size))
+            return (sent, attempt { () throws(ClientError) in try c.answer() })
+        }
+        #expect(h.drive { client.isDone })
+        let (sent, got) = try #require(client.value)
+        #expect(sent, "the whole body went out: the server read it")
+        let answer = try got.get()
+        #expect(answer.status == 413)
+        #expect(answer.text == #"{"error":"the request body is 600000 bytes; the limit is 65536"}"#)
+        #expect(h.handled.isEmpty)
     }
 
     @Test("Expect: 100-continue gets Continue for a fitting body and 413 at once for one too big")
