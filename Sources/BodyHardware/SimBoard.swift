@@ -13,8 +13,10 @@ public final class SimBoard: Board {
     public let outputs = OutputRole.allCases
     public let buttons = ButtonRole.allCases
     public let lostEdges = 0
-    /// How long a simulated press stays down.
-    public static let pressLength = 0.1
+    /// How long a simulated press stays down: a deliberate finger's, not a
+    /// graze. A loop later than this past the window's end loses the press
+    /// (Contact: only a reading confirms), as on a real line.
+    public static let pressLength = 0.2
 
     /// The lines' state, one value reached once a call: the fields of a class,
     /// reached one by one, are each checked for exclusive access.
