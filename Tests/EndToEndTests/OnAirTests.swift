@@ -143,8 +143,9 @@ struct OnAirTests {
         try await untilJudged("the last 3 s before 12 s") { _ in
             let body = try await BodyProcess.start()
             try await body.push(#"{"onair":{"on":false}}"#)
-            try await body.press("onair", times: 2); await pause(0.2)
-            let id = try await body.ears().items().first?.string("id") ?? "?"
+            try await body.press("onair", times: 2)
+            // A long poll, not a pause: on a loaded machine the press may still be settling.
+            let id = try #require(try await body.ears(after: 0, wait: 5).items().first?.string("id"), "the double press's request")
             let sentAt = Date()
             let answer = try await body.push(#"{"onair":{"on":false,"answered":{"id":"\#(id)","error":"cwkPippa refused: the studio is booked"}}}"#)
             let pushedAt = Date()
@@ -235,8 +236,8 @@ struct OnAirTests {
         #expect(try await body.onair().string("value") == "off")
         #expect(body.log.contains("only ends On Air"))
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
-        try await body.press("onair", times: 2); await pause(0.2)
-        let items = try await body.ears().items()
+        try await body.press("onair", times: 2)
+        let items = try await body.ears(after: 0, wait: 5).items()  // a long poll: the press may still be settling
         #expect(items.count == 1)
         #expect(items.first?.bool("on") == false)
     }
@@ -248,8 +249,8 @@ struct OnAirTests {
         #expect(try await body.status().object("wrapup").string("value") == "hidden")
         try await body.push(#"{"onair":{"on":true,"phase":"solo_play"}}"#)
         #expect(try await body.status().object("wrapup").string("value") == "ready")
-        try await body.press("wrapup", times: 2); await pause(0.2)
-        let items = try await body.ears().items()
+        try await body.press("wrapup", times: 2)
+        let items = try await body.ears(after: 0, wait: 5).items()  // a long poll: the press may still be settling
         #expect(items.count == 1)
         #expect(items.first?.string("kind") == "stage")
         #expect(items.first?.string("stage") == "wrapup")
@@ -262,8 +263,8 @@ struct OnAirTests {
     func eyesKill() async throws {
         let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":false},"eyes":{"red":true,"names":["studio camera"],"mode":"manual"}}"#)
-        try await body.press("kill", times: 2); await pause(0.2)
-        let items = try await body.ears().items()
+        try await body.press("kill", times: 2)
+        let items = try await body.ears(after: 0, wait: 5).items()  // a long poll: the press may still be settling
         #expect(items.map { $0.string("kind") } == ["eyes_kill"])
         #expect(try await body.status().object("eyes").string("kill") == "asking")
         try await body.push(#"{"eyes":{"red":true,"killing":true}}"#)
