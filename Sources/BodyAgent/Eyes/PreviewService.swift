@@ -45,6 +45,10 @@ public final class PreviewService: @unchecked Sendable {
     private var badFrames = 0
     private var lastBad: String?
 
+    /// A test's camera in place of the device's own (V4L2 behind `CameraCalls`):
+    /// called as `Camera.open` would be, with the configured path, size and rate.
+    var cameraMaker: ((_ path: String, _ width: Int, _ height: Int, _ fps: Int) throws(CameraError) -> Camera)?
+
     /// How long `/preview.jpg` waits for a first frame after the camera opened.
     static let firstFrameWait = 5.0
     static let boundary = "frame"
@@ -139,7 +143,8 @@ public final class PreviewService: @unchecked Sendable {
 
     private func open(_ device: String, why: String) {
         do {
-            let opened = try Camera.open(path: device, width: width, height: height, fps: fps)
+            let opened = if let cameraMaker { try cameraMaker(device, width, height, fps) }
+                         else { try Camera.open(path: device, width: width, height: height, fps: fps) }
             opening += 1
             if let worker = opened.encoderForWorker {
                 let this = opening
