@@ -7,9 +7,8 @@ import BodyTestSupport
 
 /// The preview's own events in the agent's turns, with a Pi camera's feeder
 /// played by the test (`[camera] wake`) and no camera node: the feeder's word
-/// and its wait are each a turn, on the agent's clock. (Frames need a camera
-/// that opens: the VM's hil tests. A first frame's wait running out needs one
-/// that opens and gives none, and no test has one yet.)
+/// and its wait are each a turn, on the agent's clock. (A camera that opens
+/// and a first frame's wait running out: FirstFrameTests.)
 @Suite("The camera's feeder is heard in turns on the agent's clock", .serialized)
 struct CameraTurnTests {
     let feeder: FeederSocket
