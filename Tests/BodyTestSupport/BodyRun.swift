@@ -43,7 +43,10 @@ public final class BodyRun: @unchecked Sendable {
             while true {
                 let n = read(fd, &buffer, buffer.count)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0, let self else { return }
+                guard n > 0, let self else {
+                    self?.lock.lock(); self?.logEnded = true; self?.lock.unlock()
+                    return
+                }
                 self.lock.lock()
                 self.logText += String(decoding: buffer[..<n], as: UTF8.self)
                 // After the start's lines: where it serves, and what (HTTPS and its pin, or plain).
@@ -60,6 +63,14 @@ public final class BodyRun: @unchecked Sendable {
     }
 
     private let stallLog: Bool
+    private var logEnded = false
+
+    /// True once the log's pipe closed (the body and every child holding it
+    /// exited) and all it held was read.
+    public var logIsWhole: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return logEnded
+    }
     private var resumed = false
     private let gate = NSCondition()
 

@@ -168,7 +168,14 @@ final class BodyProcess: @unchecked Sendable {
     func terminate() async -> Int32 {
         process.terminate()
         while process.isRunning { await pause(0.01) }
+        await logRead()
         return process.terminationStatus
+    }
+
+    /// After the exit: the reader thread may not have read the last lines yet
+    /// (the stop's own); waits for the pipe's end, a few seconds at most.
+    private func logRead() async {
+        _ = await eventually(within: 5, every: 0.01) { run.logIsWhole }
     }
 
     /// Sends `signal`, then waits for the exit: true and the code when the body exited
@@ -176,6 +183,7 @@ final class BodyProcess: @unchecked Sendable {
     func stop(with signal: Int32) async -> (exited: Bool, code: Int32) {
         kill(process.processIdentifier, signal)
         while process.isRunning { await pause(0.01) }
+        await logRead()
         return (process.terminationReason == .exit, process.terminationStatus)
     }
 }
