@@ -92,6 +92,8 @@ public final class Agent: @unchecked Sendable {
     /// The turn in progress: its moment, and the log lines it writes last.
     var turnNow: Moment?
     var turnLog: [(words: String, level: Log.Level)] = []
+    /// Requests handed to the agent so far: a turn's last run tells by it whether one came in.
+    var requestsHandled = 0
     /// What the start's rehearsal counted and wrote (Rehearse.swift).
     var rehearsed = (presses: 0, bytes: 0)
     /// Lists of actions kept for their room, so a turn allocates none: a turn's, and those of

@@ -10,6 +10,7 @@ extension Agent {
     /// before the run, and logs and re-arms after it (Turn.swift); a handler
     /// never settles.
     func handle(_ request: HTTPRequest, _ reply: HTTPReply) {
+        requestsHandled &+= 1
         guard !stopping else {
             reply.send(.error(503, "the body is stopping"))
             return

@@ -81,8 +81,11 @@ extension Agent {
     }
 
     /// The turn's last step: the page's watchers hear of a change.
-    func publishPage(at now: Moment) {
-        if page.events.publish(at: now) { witness?(.published) }
+    @discardableResult
+    func publishPage(at now: Moment) -> Bool {
+        guard page.events.publish(at: now) else { return false }
+        witness?(.published)
+        return true
     }
 
     /// What the page shows now.

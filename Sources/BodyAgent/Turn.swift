@@ -53,7 +53,9 @@ typealias AgentTurn = (_ event: StaticString, _ work: (Moment) -> Void) -> Void
 /// 6. timers are re-armed once: the rules' next wake-up, the server's timeout;
 /// 7. the page's watchers hear of a change (`/events`, at most ten times a
 ///    second); the page's own timers (the spacing's end, the keep-alive) are
-///    turns with nothing of their own to decide, sent in this step.
+///    turns with nothing of their own to decide, sent in this step;
+/// 8. what step 7 offered goes out: the server runs once more, then the
+///    turn logs and re-arms what that run did. One loop pass per event.
 ///
 /// The kill switch's path is short on purpose: a press's answer to Oriel's
 /// parked poll leaves in step 4 of the turn that confirmed it, before any
@@ -96,10 +98,20 @@ extension Agent {
         spareTurnActions = actions
         let ran = runsServer || server?.wantsRun == true
         let serverDue = ran ? runServer() : nil
-        turnNow = nil
         writeLog()
         rearm(at: now, serverRan: ran, serverDue: serverDue)
-        publishPage(at: now)
+        let handled = requestsHandled
+        if publishPage(at: now), server?.wantsRun == true {
+            // Step 8: what step 7 offered leaves in one more run, in this turn
+            // (`turnNow` still set: the offer's wake-up writes no eventfd).
+            let due = runServer()
+            writeLog()
+            rearm(at: now, serverRan: true, serverDue: due)
+            // A request that came in that run may have changed the facts: too soon
+            // for another event, they go out at the spacing's end.
+            if requestsHandled != handled { publishPage(at: now) }
+        }
+        turnNow = nil
     }
 
     /// Steps 2 and 3: the rules' actions carried out, the lines first.
