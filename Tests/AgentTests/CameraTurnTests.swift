@@ -1,28 +1,20 @@
 import Testing
-import Glibc
 @testable import BodyAgent
-import BodyCore
-import BodySystem
-import BodyTestSupport
 
 /// The preview's own events in the agent's turns, with a Pi camera's feeder
-/// played by the test (`[camera] wake`) and no camera node: the feeder's word
-/// and its wait are each a turn, on the agent's clock. (A camera that opens
-/// and a first frame's wait running out: FirstFrameTests.)
+/// played by the test (`[camera] wake`, `FakeFeeder`) and no camera node: the
+/// feeder's word and its wait are each a turn, on the agent's clock. (A camera
+/// that opens and a first frame's wait running out: FirstFrameTests.)
 @Suite("The camera's feeder is heard in turns on the agent's clock", .serialized)
 struct CameraTurnTests {
-    let feeder: FeederSocket
-    let listening: FileDescriptor
-
-    init() throws {
-        feeder = try FeederSocket()
-        listening = FileDescriptor(rawValue: feeder.descriptor)
-    }
+    static let wake = "/run/studio-body-test/picamera.sock"
+    let feeder = FakeFeeder()
 
     /// The body with the eyes opened at 1000 (the feeder woken), one
-    /// `GET /preview.jpg` waiting, the feeder's side, and the deeds from here on.
-    func opened() throws -> (AgentRig, FileDescriptor, Client) {
-        let rig = try AgentRig(at: 1000, more: "[camera]\ndevice = /nonexistent/studio-camera\nwake = \(feeder.path)\n")
+    /// `GET /preview.jpg` waiting, and the deeds from here on.
+    func opened() throws -> (AgentRig, Client) {
+        let rig = try AgentRig(at: 1000, more: "[camera]\ndevice = /nonexistent/studio-camera\nwake = \(Self.wake)\n")
+        rig.agent.preview.feederConnect = feeder.connect
         let oriel = rig.client()
         // Seen closed first: a gate already open at the first push opens nothing.
         for face in [#"{"onair":{"on":false},"eyes":{"open":false}}"#,
@@ -30,13 +22,13 @@ struct CameraTurnTests {
             #expect(try rig.push(oriel, face)?.status == 200)
         }
         #expect(rig.agent.preview.running, "\(rig.deeds) \(rig.agent.preview.words)")
-        let side = try #require(try LocalSocket.accept(from: listening))
+        #expect(feeder.woken == [Self.wake])
         let jpeg = rig.client()
         jpeg.send("GET", "/preview.jpg")
         try rig.settle()
         #expect(rig.agent.preview.waitingForFirstFrame == 1)
         rig.deeds.removeAll()
-        return (rig, side, jpeg)
+        return (rig, jpeg)
     }
 
     func answer(_ rig: AgentRig, _ client: Client) throws -> (status: Int, body: String) {
@@ -45,8 +37,7 @@ struct CameraTurnTests {
 
     @Test("a feeder that does not say ready is given up at the agent's 15 s, in a turn that answers the waiting request before its lines")
     func feederWaitIsATurn() throws {
-        let (rig, side, jpeg) = try opened()
-        defer { try? side.close() }
+        let (rig, jpeg) = try opened()
         try rig.advance(to: 1014.9)
         #expect(!rig.deeds.contains(.turn("the camera's feeder's wait ran out")), "\(rig.turns)")
         #expect(rig.agent.preview.running)
@@ -67,11 +58,10 @@ struct CameraTurnTests {
 
     @Test("the feeder's ready is a turn: the node that cannot be opened ends the preview in it, the waiting request answered before the lines that say why")
     func readyButNoNode() throws {
-        let (rig, side, jpeg) = try opened()
-        defer { try? side.close() }
-        try side.writeAll(Array("ready\n".utf8))
-        try rig.wait { rig.deeds.contains(.turn("the camera's feeder spoke")) }
-        let spoke = try #require(rig.turns.first { $0.first == .turn("the camera's feeder spoke") })
+        let (rig, jpeg) = try opened()
+        try feeder.say("ready")
+        try rig.settle()
+        let spoke = try #require(rig.turns.first { $0.first == .turn("the camera's feeder spoke") }, "\(rig.turns)")
         #expect(spoke.filter { $0 == .serverRan }.count == 1, "\(spoke)")
         let answered = try #require(spoke.firstIndex(of: .answered(409)), "\(spoke)")
         let said = try #require(spoke.firstIndex { if case .logged(let w) = $0 { w.contains("preview not started") } else { false } }, "\(spoke)")

@@ -1,7 +1,5 @@
 import Testing
 @testable import BodyAgent
-import BodySystem
-import BodyTestSupport
 
 /// `GET /preview.jpg` while the eyes are open and the camera has given no
 /// whole frame: it waits for the first, and a wait that runs out is a 503 in
@@ -15,10 +13,11 @@ struct FirstFrameTests {
     init() throws { camera = try FakeCamera() }
 
     /// The body with `more` configured, the test's camera in place of the
-    /// device's, and the eyes opened at 1000.
-    func opened(more: String = "") throws -> AgentRig {
+    /// device's (and its feeder, if given), and the eyes opened at 1000.
+    func opened(more: String = "", feeder: FakeFeeder? = nil) throws -> AgentRig {
         let rig = try AgentRig(at: 1000, more: "[camera]\ndevice = \(Self.device)\n" + more)
         rig.agent.preview.cameraMaker = camera.open
+        rig.agent.preview.feederConnect = feeder?.connect
         let oriel = rig.client()
         // Seen closed first: a gate already open at the first push opens nothing.
         for face in [#"{"onair":{"on":false},"eyes":{"open":false}}"#,
@@ -87,14 +86,14 @@ struct FirstFrameTests {
 
     @Test("a request that waits for the Pi camera's feeder too waits its 15 s more: the 503 comes at 20 s and says so")
     func feederWaitAddsUp() throws {
-        let feeder = try FeederSocket()
-        let rig = try opened(more: "wake = \(feeder.path)\n")
-        #expect(rig.agent.preview.words == "starting: waking the camera's feeder (\(feeder.path))")
-        let side = try #require(try LocalSocket.accept(from: FileDescriptor(rawValue: feeder.descriptor)))
-        defer { try? side.close() }
+        let wake = "/run/studio-body-test/picamera.sock"
+        let feeder = FakeFeeder()
+        let rig = try opened(more: "wake = \(wake)\n", feeder: feeder)
+        #expect(rig.agent.preview.words == "starting: waking the camera's feeder (\(wake))")
+        #expect(feeder.woken == [wake])
         let jpeg = try ask(rig)
-        try side.writeAll(Array("ready\n".utf8))
-        try rig.wait { rig.agent.preview.words.hasPrefix("running:") }
+        try feeder.say("ready")
+        try rig.settle()
         #expect(rig.agent.preview.words == "running: MJPEG 640x480 @15 (passthrough)")
         try rig.advance(to: 1019.9)
         #expect(try rig.answer(jpeg) == nil)

@@ -128,9 +128,9 @@ final class AgentRig {
         throw RunawayTimer(at: clock.mono)
     }
 
-    /// For a peer on a real socket (gpsd, the camera's feeder, a client of
-    /// libmicrohttpd), whose bytes may take a moment: runs what is ready until
-    /// `done`, up to 200 passes 1 ms apart.
+    /// For a client of libmicrohttpd on a loopback socket (the one peer here
+    /// on a real socket), whose bytes may take a moment: runs what is ready
+    /// until `done`, up to 200 passes 1 ms apart.
     func wait(until done: () -> Bool) throws {
         for _ in 0..<200 {
             try settle()

@@ -1,10 +1,10 @@
 import Testing
 @testable import BodyAgent
 import BodyCore
-import BodyTestSupport
 
 /// `GET /where` in the agent's turns: gpsd's reports, gpsd gone and the
-/// request's wait are each one turn, judged on the agent's clock.
+/// request's wait are each one turn, judged on the agent's clock. gpsd is
+/// `FakeGpsd`: a session that gives only the reports the test hands it.
 @Suite("GET /where on the agent's clock: gpsd's reports and the 15 s wait are turns", .serialized)
 struct WhereTurnTests {
     /// When the request is asked, on the agent's monotonic clock: far past
@@ -14,39 +14,38 @@ struct WhereTurnTests {
     /// The agent's wall clock at `asked` is 2030-01-01T00:00:00Z, years from
     /// the system's: a fix judged on the system's clock is stale.
     static let wallAhead: Double = 1_893_456_000 - asked
+    static let gpsdAt = "127.0.0.1:2947"
 
-    /// A whole fix (3D, an error estimate, an altitude): it answers at once if fresh.
-    static func tpv(at time: String) -> String {
-        #"{"class":"TPV","device":"/dev/x","mode":3,"time":""# + time + #"","lat":52.5,"lon":13.4,"altMSL":34.5,"eph":4.2}"# + "\r\n"
+    /// A whole fix (3D, an error estimate, an altitude), `behind` seconds before
+    /// 2030-01-01T00:00:00Z: it answers at once if fresh.
+    static func tpv(behind: Double) -> GpsReport {
+        .fix(GpsFix(mode: 3, time: 1_893_456_000 - behind, latitude: 52.5, longitude: 13.4,
+                    altitudeMSL: 34.5, eph: 4.2, device: "/dev/x"))
     }
+
+    let gpsd = FakeGpsd()
 
     /// The agent with location allowed, one `GET /where` waiting on the
     /// test's gpsd, and the deeds from here on.
-    func asked() throws -> (AgentRig, GpsdPeer, Client) {
-        let gpsd = try GpsdPeer()
+    func asked() throws -> (AgentRig, Client) {
         let rig = try AgentRig(at: Self.asked, wallAhead: Self.wallAhead,
-                               more: "[location]\nallowed = yes\ngpsd = 127.0.0.1:\(gpsd.port)\n")
+                               more: "[location]\nallowed = yes\ngpsd = \(Self.gpsdAt)\n")
+        rig.agent.location.sessionMaker = gpsd.open
         let client = rig.client()
         client.send("GET", "/where")
         try rig.settle()
         #expect(rig.agent.location.watching)
-        #expect(gpsd.accept().hasPrefix("?WATCH="))
+        #expect(gpsd.opened == [Self.gpsdAt])
+        #expect(gpsd.watching)
         rig.deeds.removeAll()
-        return (rig, gpsd, client)
-    }
-
-    /// The answer, once gpsd's bytes (on a real socket) were read.
-    func answer(_ rig: AgentRig, _ client: Client) throws -> (status: Int, body: String) {
-        var got: (status: Int, body: String)?
-        try rig.wait { got = client.answer(); return got != nil }
-        return try #require(got)
+        return (rig, client)
     }
 
     @Test("a fix 29 s behind the agent's wall clock is fresh: answered in the turn that read it, in its one server run")
     func freshOnTheAgentsClock() throws {
-        let (rig, gpsd, client) = try asked()
-        gpsd.send(Self.tpv(at: "2029-12-31T23:59:31.000Z"))
-        let got = try answer(rig, client)
+        let (rig, client) = try asked()
+        try gpsd.send(Self.tpv(behind: 29))
+        let got = try #require(try rig.answer(client))
         #expect(got.status == 200)
         #expect(got.body.contains(#""sampled_at":1893455971"#))
         let turn = try #require(rig.turn(with: .answered(200)))
@@ -55,30 +54,34 @@ struct WhereTurnTests {
         // The answer went out in that turn: no wake-up of the server for a pass of its own.
         #expect(!rig.deeds.contains(.turn("the server is ready")), "\(rig.turns.map { $0.first! })")
         #expect(!rig.agent.location.watching)
+        #expect(!gpsd.watching)
     }
 
     @Test("a fix 31 s behind the agent's wall clock is stale; the request is refused at the agent's 15 s, not before")
     func staleAndTheDeadline() throws {
-        let (rig, gpsd, client) = try asked()
-        gpsd.send(Self.tpv(at: "2029-12-31T23:59:29.000Z"))
-        try rig.wait { rig.deeds.contains(.turn("gpsd's reports came")) }
+        let (rig, client) = try asked()
+        try gpsd.send(Self.tpv(behind: 31))
+        try rig.settle()
+        #expect(rig.deeds.contains(.turn("gpsd's reports came")))
+        #expect(client.answer() == nil)
         try rig.advance(to: Self.asked + 14.99)
         #expect(!rig.deeds.contains(.answered(504)))
         #expect(rig.agent.location.watching)
         try rig.advance(to: Self.asked + 15)
         let turn = try #require(rig.turn(with: .answered(504)))
         #expect(turn.first == .turn("a /where's time came"))
-        let got = try answer(rig, client)
+        let got = try #require(try rig.answer(client))
         #expect(got.status == 504)
         #expect(got.body.contains("the receiver gave only stale fixes"))
         #expect(!rig.agent.location.watching)
+        #expect(!gpsd.watching)
     }
 
     @Test("gpsd hanging up answers the waiting request in the turn that heard it; the next request watches again")
     func gpsdGoneThenBack() throws {
-        let (rig, gpsd, client) = try asked()
-        gpsd.hangUp()
-        let got = try answer(rig, client)
+        let (rig, client) = try asked()
+        try gpsd.hangUp()
+        let got = try #require(try rig.answer(client))
         #expect(got.status == 504)
         #expect(got.body.contains("gpsd stopped answering"))
         let turn = try #require(rig.turn(with: .answered(504)))
@@ -88,11 +91,12 @@ struct WhereTurnTests {
         let said = try #require(turn.firstIndex { if case .logged(let w) = $0 { w.contains("lost the watch") } else { false } })
         #expect(answered < said)
         #expect(!rig.agent.location.watching)
+        #expect(!gpsd.watching)
         client.send("GET", "/where")
         try rig.settle()
         #expect(rig.agent.location.watching)
-        #expect(gpsd.accept().hasPrefix("?WATCH="))
-        gpsd.send(Self.tpv(at: "2030-01-01T00:00:00.000Z"))
-        #expect(try answer(rig, client).status == 200)
+        #expect(gpsd.opened == [Self.gpsdAt, Self.gpsdAt])
+        try gpsd.send(Self.tpv(behind: 0))
+        #expect(try rig.answer(client)?.status == 200)
     }
 }

@@ -33,7 +33,9 @@ final class FeederWake {
     /// `onEnded` with why, once), each heard in a turn of the agent's; the
     /// wait for ready runs from `now`, the turn's moment. Throws the reason
     /// in words when the socket cannot be reached: nothing is held then.
+    /// `connect`, a test's feeder, stands for `LocalSocket.connect` (nil: the socket's).
     init(path: String, loop: EventLoop, at now: Moment, turn: @escaping AgentTurn,
+         connect: ((_ path: String) throws(Errno) -> FileDescriptor)? = nil,
          onReady: @escaping () -> Void, onEnded: @escaping (String) -> Void) throws(CameraWakeError) {
         self.path = path
         self.loop = loop
@@ -42,7 +44,7 @@ final class FeederWake {
         self.onEnded = onEnded
         let connection: FileDescriptor
         do throws(Errno) {
-            connection = try LocalSocket.connect(path: path)
+            connection = if let connect { try connect(path) } else { try LocalSocket.connect(path: path) }
         } catch {
             throw CameraWakeError(Self.unreachable(path, error))
         }

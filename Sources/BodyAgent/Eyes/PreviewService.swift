@@ -1,6 +1,7 @@
 import BodyCore
 import BodyHardware
 import BodyHTTP
+import BodySystem
 
 /// The camera preview: one capture shared by every `/preview` client, the
 /// newest frame for `/preview.jpg`. The agent says when it runs (the eyes
@@ -48,6 +49,9 @@ public final class PreviewService: @unchecked Sendable {
     /// A test's camera in place of the device's own (V4L2 behind `CameraCalls`):
     /// called as `Camera.open` would be, with the configured path, size and rate.
     var cameraMaker: ((_ path: String, _ width: Int, _ height: Int, _ fps: Int) throws(CameraError) -> Camera)?
+    /// A test's feeder in place of the socket's: called as `LocalSocket.connect`
+    /// would be, with the configured path; the connection it gives is read as the socket's.
+    var feederConnect: ((_ path: String) throws(Errno) -> FileDescriptor)?
 
     /// How long `/preview.jpg` waits for a first frame after the camera opened.
     static let firstFrameWait = 5.0
@@ -116,7 +120,7 @@ public final class PreviewService: @unchecked Sendable {
         }
         guard let wake else { return open(device, why: why) }
         do throws(CameraWakeError) {
-            feeder = try FeederWake(path: wake, loop: loop, at: now, turn: turn, onReady: { [weak self] in self?.feederReady(device, why: why) },
+            feeder = try FeederWake(path: wake, loop: loop, at: now, turn: turn, connect: feederConnect, onReady: { [weak self] in self?.feederReady(device, why: why) },
                                     onEnded: { [weak self] in self?.feederEnded($0) })
             say("eyes: preview starting (\(why)): waking the camera's feeder at \(wake)")
         } catch {

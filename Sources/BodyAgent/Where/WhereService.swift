@@ -1,5 +1,21 @@
 import BodyCore
 import BodyHardware
+import BodySystem
+
+/// What the where service uses of its session with gpsd: the socket the loop
+/// watches, the reports read when it is readable, the close. `GpsdSession`
+/// (libgps) in the body; a test's gpsd in the agent's tests.
+protocol WhereSession: AnyObject {
+    /// "HOST:PORT", for words.
+    var address: String { get }
+    /// What the loop watches; nil once closed.
+    var descriptor: FileDescriptor? { get }
+    /// Every report come so far; throws when the watch is lost, after handing back what came before.
+    func read() throws(GpsdError) -> [GpsReport]
+    func close()
+}
+
+extension GpsdSession: WhereSession {}
 
 /// `GET /where` (DESIGN rule 8, section 6): watches gpsd only while at least
 /// one request waits, shares that one watch among every waiting request,
@@ -24,7 +40,7 @@ public final class WhereService {
     private let turn: Turn
     private let log: (String) -> Void
 
-    private var session: GpsdSession?
+    private var session: (any WhereSession)?
     private var socketWatch: EventLoop.WatchID?
     private var timer: EventLoop.TimerID?
     private var timerDue: Double?
@@ -37,6 +53,10 @@ public final class WhereService {
     /// at the last fix that counted for it (`/status`), and what the log said of it.
     public private(set) var clockBehind: Double?
     private var clockBehindSaid: Double?
+
+    /// A test's gpsd in place of libgps's session: called as `GpsdSession.open`
+    /// would be, with the configured host and port.
+    var sessionMaker: ((_ host: String, _ port: UInt16) throws(GpsdError) -> any WhereSession)?
 
     public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16,
                 turn: @escaping Turn, log: @escaping (String) -> Void) {
@@ -81,7 +101,8 @@ public final class WhereService {
     }
 
     private func start() throws(GpsdError) {
-        let opened = try GpsdSession.open(host: host, port: port)
+        let opened: any WhereSession = if let sessionMaker { try sessionMaker(host, port) }
+                                       else { try GpsdSession.open(host: host, port: port) }
         do {
             socketWatch = try loop.watch(fd: opened.descriptor) { [weak self] in
                 guard let self else { return }
