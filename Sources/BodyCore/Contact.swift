@@ -22,8 +22,13 @@
 ///   end, cannot say what the line was at the end: the window ends at rest (up:
 ///   noise; down: the release). A press is only ever confirmed by a reading; a
 ///   late loop can lose one, which the person sees (no armed light) and
-///   presses again, but never makes one. A late read with no newer edge is the
-///   window's level still.
+///   presses again, but never makes one.
+/// - A read later than a whole window past the end, with no newer edge, that
+///   would change the level takes a second look one window on: the level it
+///   found may be a later blip's whose edge the kernel has not queued yet (the
+///   interrupt runs after the line moved; gpio-sim's irq_work under a loaded
+///   VM ran 20 ms late), so two blips would make a press. A finger is still
+///   down at the second look, a blip is not.
 /// - Down for `heldAfter` seconds, the contact asks for the level again and
 ///   reports held only if the line still reads pressed. Held is reported once;
 ///   the button cannot press again until it is released.
@@ -73,10 +78,12 @@ public struct Contact: Equatable, Sendable {
     /// body being busy, which the person sees as a press that did not arm.
     public private(set) var late = 0
 
-    /// An open bounce window: its first edge and its end.
+    /// An open bounce window: its first edge and its end; `second` when a
+    /// late reading moved its end for a second look.
     private struct Window: Equatable, Sendable {
         var first: Double
         var end: Double
+        var second = false
     }
     private var window: Window?
     /// The last reading of the line: edges stamped before it are in it.
@@ -156,7 +163,14 @@ public struct Contact: Equatable, Sendable {
         awaitingLevel = false
         readAt = max(readAt, now)
         var settled: Event?
-        if let open = window {
+        if var open = window {
+            if confirms, !open.second, pressed != isDown, now > open.end + debounce {
+                // Late, and it would change the level: look again one window on.
+                open.end = now + debounce
+                open.second = true
+                window = open
+                return (nil, heldIfDue(at: now))
+            }
             window = nil
             settled = settle(open, pressed: pressed, at: now)
         } else if isDown, !pressed {

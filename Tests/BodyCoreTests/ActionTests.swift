@@ -140,6 +140,10 @@ struct EdgeActionTests {
         _ = appended { body.edge(ButtonEdge(button: .onair, pressed: true, at: 102), at: Moment(102.5), ids: { "x" }, into: &$0) }
         _ = body.tick(at: Moment(102.6))
         _ = body.read(.onair, down: true, at: 102.6)
+        // Read 0.59 s late: a second look one window on, and still down.
+        #expect(body.onair.asking.out == nil)
+        _ = body.tick(at: Moment(102.61))
+        _ = body.read(.onair, down: true, at: 102.61)
         #expect(body.onair.asking.out?.at == Moment(102))
     }
 
