@@ -105,12 +105,13 @@ extension Agent {
             // Step 8: what step 7 offered leaves in one more run, in this turn
             // (`turnNow` still set: the offer's wake-up writes no eventfd).
             let due = runServer()
-            writeLog()
+            let wrote = writeLog()
             rearm(at: now, serverRan: true, serverDue: due)
-            // A request that came in that run may have changed the facts: too soon
-            // for another event, they go out at the spacing's end.
-            if requestsHandled != handled { publishPage(at: now) }
+            // A request or a log line in that run may have changed the facts:
+            // too soon for another event, they go out at the spacing's end.
+            if requestsHandled != handled || wrote { publishPage(at: now) }
         }
+        writeLog()
         turnNow = nil
     }
 
@@ -215,9 +216,10 @@ extension Agent {
         turnLog = lines
     }
 
-    /// Step 5.
-    func writeLog() {
-        guard !turnLog.isEmpty else { return }
+    /// Step 5. True when it wrote a line.
+    @discardableResult
+    func writeLog() -> Bool {
+        guard !turnLog.isEmpty else { return false }
         var lines = turnLog
         turnLog = []
         for line in lines {
@@ -226,6 +228,7 @@ extension Agent {
         }
         lines.removeAll(keepingCapacity: true)
         turnLog = lines
+        return true
     }
 
     /// Step 6: the rules' next wake-up, and the server's if it ran. Both

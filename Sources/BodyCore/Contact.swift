@@ -28,7 +28,8 @@
 ///   found may be a later blip's whose edge the kernel has not queued yet (the
 ///   interrupt runs after the line moved; gpio-sim's irq_work under a loaded
 ///   VM ran 20 ms late), so two blips would make a press. A finger is still
-///   down at the second look, a blip is not.
+///   down at the second look, with no edge since the first; a blip has ended
+///   by then, and an edge after the first reading ends the window at rest.
 /// - Down for `heldAfter` seconds, the contact asks for the level again and
 ///   reports held only if the line still reads pressed. Held is reported once;
 ///   the button cannot press again until it is released.
@@ -111,7 +112,9 @@ public struct Contact: Equatable, Sendable {
         var events: [Event] = []
         if let held = heldIfDue(at: at) { events.append(held) }
         if let open = window {
-            if at < open.end {
+            // In a second look, any edge after the first reading says the
+            // line moved since: what it was is unknown, so it ends at rest.
+            if at < open.end && !(open.second && at >= readAt) {
                 bounces += 1
                 return events
             }
@@ -169,7 +172,8 @@ public struct Contact: Equatable, Sendable {
                 open.end = now + debounce
                 open.second = true
                 window = open
-                return (nil, heldIfDue(at: now))
+                // Not a hold either: the line read up (a hold is due only while down).
+                return (nil, nil)
             }
             window = nil
             settled = settle(open, pressed: pressed, at: now)
@@ -183,6 +187,8 @@ public struct Contact: Equatable, Sendable {
     /// When `tick` next has something to do, or nil if nothing is pending.
     public func nextDeadline() -> Double? {
         guard !awaitingLevel else { return nil }
+        // A second look waits its window out; the hold, if due, is read with it.
+        if let open = window, open.second { return open.end }
         var due = window?.end
         if isDown, !isHeld, let since = downSince {
             let heldAt = since + Self.heldAfter

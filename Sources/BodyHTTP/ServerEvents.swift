@@ -12,7 +12,10 @@ extension HTTPServer {
         let trusted = showed == true || trusts(request)
         hangups?.headArrived(connection, trusted: trusted)
         let framing = Framing(headers: request.headers)
-        let continues = request.headers.withValue("expect") { $0.map(Self.isContinue) ?? false }
+        // Read only for a body too big: every other request skips the lookup.
+        let continues = if case .length(let n) = framing, n > maxBody {
+            request.headers.withValue("expect") { $0.map(Self.isContinue) ?? false }
+        } else { false }
         let exchange: Exchange
         if let spare = spareExchange {
             spareExchange = nil

@@ -178,10 +178,11 @@ struct ContactTests {
         // The reading comes at 100.030, the next blip down since 100.025, its edge still in the kernel.
         #expect(c.tick(at: 100.030) == [.readLevel])
         #expect(c.level(pressed: true, at: 100.030) == [], "not a press yet")
-        // Its edges arrive: stamped before the reading, and inside the second look.
+        // Its edges arrive: the down edge stamped before the reading is in it;
+        // the up edge after it says the line moved since: the window ends at rest.
         #expect(c.edge(pressed: true, at: 100.025) == [])
-        #expect(c.edge(pressed: false, at: 100.0305) == [])
-        #expect(run(&c, edges: [], readAt: 100.041, line: false) == [.readLevel, .noise(at: 100)])
+        #expect(c.edge(pressed: false, at: 100.0305) == [.noise(at: 100)])
+        #expect(run(&c, edges: [], readAt: 100.041, line: false) == [.readLevel, .noise(at: 100.0305)])
         #expect(!c.isDown)
     }
 
@@ -201,6 +202,35 @@ struct ContactTests {
         #expect(run(&c, edges: [], readAt: 100.3, line: false) == [.readLevel], "up at a late reading: look again")
         #expect(run(&c, edges: [], readAt: 100.311, line: true) == [.readLevel, .noise(at: 100.2)], "down again: the press goes on")
         #expect(c.isDown)
+    }
+
+    @Test("a late reading that finds the line up near the hold's 10 s is a release, never a hold")
+    func lateReadNearHoldIsNoHold() {
+        var c = Contact(at: 0)
+        _ = run(&c, edges: [(true, 100)], readAt: 100.010, line: true)
+        _ = c.edge(pressed: false, at: 109.995)
+        // Read 30 ms late, past the hold's moment, with the line up.
+        #expect(run(&c, edges: [], readAt: 110.025, line: false) == [.readLevel], "no held")
+        #expect(c.nextDeadline() == 110.025 + Contact.defaultDebounce, "the overdue hold does not cut the second look short")
+        #expect(run(&c, edges: [], readAt: 110.036, line: false) == [.readLevel, .release(at: 109.995, wasHeld: false)])
+        #expect(!c.isHeld)
+    }
+
+    @Test("a finger released during the second look: an edge after the first reading ends it at rest, no press")
+    func releasedDuringSecondLook() {
+        var c = Contact(at: 0)
+        _ = c.edge(pressed: true, at: 100)
+        #expect(run(&c, edges: [], readAt: 100.5, line: true) == [.readLevel])
+        #expect(c.edge(pressed: false, at: 100.505) == [.noise(at: 100)])
+        #expect(!c.isDown)
+    }
+
+    @Test("debounce 0: a very late reading only settles the level, no second look")
+    func noDebounceNoSecondLook() {
+        var c = Contact(debounce: 0, at: 0)
+        #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
+        #expect(run(&c, edges: [], readAt: 101, line: true) == [.readLevel])
+        #expect(c.nextDeadline() == 110, "only the hold is due")
     }
 
     @Test("a reading within a window of the end decides at once, as before")
