@@ -43,11 +43,6 @@ struct SimBoardTests {
 
     @Test("a reading with no edge due reads nothing from the kernel, and the next edge still comes at its time")
     func quietReadingCostsNoRead() throws {
-        let board = try SimBoard()
-        defer { board.release() }
-        let fd = try #require(board.edgeDescriptors.first)
-        let at = monotonicNow() + 0.05
-        board.press(.kill, at: at)
         // read(2)s this thread made (/proc/thread-self/io; reading it is one itself).
         func reads() throws -> Int {
             let io = open("/proc/thread-self/io", O_RDONLY)
@@ -58,13 +53,30 @@ struct SimBoardTests {
             let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("syscr:") })
             return try #require(Int(line.dropFirst(6).filter { $0 != " " }))
         }
-        let r0 = try reads(), r1 = try reads()
-        for _ in 0..<50 { #expect(try board.readEdges(from: fd) == []) }
-        let r2 = try reads()
-        // Every window's end asks the board first (issue 21): it was a read of the timer a time.
-        #expect(r2 - r1 == r1 - r0, "readEdges with nothing due made \(r2 - r1 - (r1 - r0)) read(2)s")
-        #expect(waitReadable(fd, ms: 1000) & Int16(POLLIN) != 0, "the press's time still wakes the reader")
-        #expect(try board.readEdges(from: fd) == [ButtonEdge(button: .kill, pressed: true, at: at)])
+        // The press is due 0.5 s on; a try whose readings outlasted that (the
+        // VM stood still: 50 ms was once too little in a loaded VM) is said and made again.
+        for attempt in 1...3 {
+            let board = try SimBoard()
+            defer { board.release() }
+            let fd = try #require(board.edgeDescriptors.first)
+            let at = monotonicNow() + 0.5
+            board.press(.kill, at: at)
+            let r0 = try reads(), r1 = try reads()
+            var quiet = true
+            for _ in 0..<50 where try board.readEdges(from: fd) != [] { quiet = false }
+            let r2 = try reads()
+            guard monotonicNow() < at else {
+                print("sim board: try \(attempt) spoiled: its readings outlasted the 0.5 s before the press")
+                continue
+            }
+            #expect(quiet, "nothing was due")
+            // Every window's end asks the board first: it was a read of the timer a time.
+            #expect(r2 - r1 == r1 - r0, "readEdges with nothing due made \(r2 - r1 - (r1 - r0)) read(2)s")
+            #expect(waitReadable(fd, ms: 1000) & Int16(POLLIN) != 0, "the press's time still wakes the reader")
+            #expect(try board.readEdges(from: fd) == [ButtonEdge(button: .kill, pressed: true, at: at)])
+            return
+        }
+        Issue.record("every try's readings outlasted the 0.5 s before the press: the VM stood still each time")
     }
 
     @Test("every role is present and outputs keep the level driven")
