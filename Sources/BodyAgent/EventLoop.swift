@@ -96,9 +96,6 @@ public final class EventLoop: @unchecked Sendable {
     /// Seconds on CLOCK_MONOTONIC: the same scale as the kernel's GPIO event timestamps.
     public static func monotonic() -> Double { SystemClock.monotonic() }
 
-    /// Seconds since the epoch, for the times the status document shows.
-    public static func wall() -> Double { SystemClock.wall() }
-
     /// Calls `action` on the loop thread whenever `fd` is readable (or as
     /// `events` say). Watching a number that already has a watch replaces it:
     /// the old one hears nothing more. No descriptor (nil: its owner closed

@@ -233,19 +233,15 @@ public struct Body: Equatable, Sendable {
     public mutating func cameraGone(_ words: String) -> [BodyAction] {
         let before = gate.verdict
         gate.cameraGone(words)
-        return gateMoved(from: before)
+        var actions: [BodyAction] = []
+        gateMoved(from: before, into: &actions)
+        return actions
     }
 
-    /// The verdict moved during one entry point: the camera follows it.
-    /// (Inlined, as the one below, so no copy of the body is made to lend it.)
-    @inline(__always)
-    func gateMoved(from before: EyesGate.Verdict) -> [BodyAction] {
-        gate.verdict == before ? [] : [.preview(run: gate.verdict.runs, why: gate.verdict.words)]
-    }
-
-    /// `gateMoved`, appended to `actions` (no list of its own, nor a copy by `+`).
-    /// Inlined: called in a mutating entry point, it would be a copy of the whole
-    /// body (1.2 KB) to lend it, at every tick.
+    /// The verdict moved during one entry point: the camera follows it, appended
+    /// to `actions` (no list of its own, nor a copy by `+`). Inlined: called in a
+    /// mutating entry point, it would be a copy of the whole body (1.2 KB) to
+    /// lend it, at every tick.
     @inline(__always)
     func gateMoved(from before: EyesGate.Verdict, into actions: inout [BodyAction]) {
         if gate.verdict != before { actions.append(.preview(run: gate.verdict.runs, why: gate.verdict.words)) }

@@ -39,7 +39,7 @@ extension Body {
 
     /// The On Air value word.
     public func onAirValue(at now: Moment) -> String {
-        onair.value(state: state, armed: group.isArmed(.onair, at: now.mono))
+        onair.word(state: state, armed: group.isArmed(.onair, at: now.mono)).description
     }
 
     /// `Contact.late` of a button, as the status document counts it.

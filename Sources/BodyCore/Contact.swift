@@ -4,9 +4,9 @@
 /// A press is confirmed by the line, not by an edge:
 ///
 /// - The first edge while the contact is up opens a window of `debounce`
-///   seconds; edges inside it are bounce. At its end `tick` asks for the
+///   seconds; edges inside it are bounce. At its end `asksLevel` asks for the
 ///   line's level (`.readLevel`) and the caller hands it to
-///   `level(pressed:at:)`. Still pressed: a press, stamped at the first
+///   `read(pressed:at:)`. Still pressed: a press, stamped at the first
 ///   edge's kernel timestamp (the finger's touch). Back at rest: noise (a
 ///   spike from a switched load beside the cable), never a press.
 /// - Down, the same: an edge opens a window and the reading decides. Released:
@@ -57,7 +57,7 @@ public struct Contact: Equatable, Sendable {
         case noise(at: Double)
         /// Down for `heldAfter` seconds: reported once per hold.
         case held(since: Double)
-        /// Read the line's level now and hand it to `level(pressed:at:)`.
+        /// Read the line's level now and hand it to `read(pressed:at:)`.
         case readLevel
     }
 
@@ -138,30 +138,21 @@ public struct Contact: Equatable, Sendable {
         return events
     }
 
-    /// The caller's clock: at a window's end or the hold's moment, asks for
-    /// the line's level (once; the reading answers).
-    public mutating func tick(at now: Double) -> [Event] {
-        asksLevel(at: now) ? [.readLevel] : []
-    }
-
-    /// `tick` without the list: true when it asks for the line's level (`.readLevel`).
-    mutating func asksLevel(at now: Double) -> Bool {
+    /// The caller's clock: true at a window's end or the hold's moment, when
+    /// the line's level is wanted (`.readLevel`; asked once, the reading answers).
+    /// A Bool, not a list of events: the body asks at every turn, and a list
+    /// would be an allocation each time.
+    public mutating func asksLevel(at now: Double) -> Bool {
         guard let due = nextDeadline(), now >= due else { return false }
         awaitingLevel = true
         return true
     }
 
-    /// The line's real level, read because `.readLevel` asked for it: it
+    /// The line's real level, read because `asksLevel` asked for it: it
     /// settles the open window, or checks a hold. A reading nobody asked for
-    /// (or one an edge overtook) changes nothing.
-    public mutating func level(pressed: Bool, at now: Double) -> [Event] {
-        let (settled, held) = read(pressed: pressed, at: now)
-        return [settled, held].compactMap { $0 }
-    }
-
-    /// `level` without the list (it is at most two events, in this order):
-    /// the body reads a line at every window's end.
-    mutating func read(pressed: Bool, at now: Double) -> (settled: Event?, held: Event?) {
+    /// (or one an edge overtook) changes nothing. At most two events, in this
+    /// order; a pair, not a list, for the allocation `asksLevel` avoids.
+    public mutating func read(pressed: Bool, at now: Double) -> (settled: Event?, held: Event?) {
         guard awaitingLevel else { return (nil, nil) }
         awaitingLevel = false
         readAt = max(readAt, now)
@@ -184,7 +175,7 @@ public struct Contact: Equatable, Sendable {
         return (settled, heldIfDue(at: now))
     }
 
-    /// When `tick` next has something to do, or nil if nothing is pending.
+    /// When `asksLevel` next has something to do, or nil if nothing is pending.
     public func nextDeadline() -> Double? {
         guard !awaitingLevel else { return nil }
         // A second look waits its window out; the hold, if due, is read with it.

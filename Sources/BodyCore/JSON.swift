@@ -148,14 +148,6 @@ public enum BodyJSON {
         }
     }
 
-    /// The documents answered on every request write themselves (JSONOut): the same
-    /// bytes, without JSONEncoder's cost.
-    public static func encode<T: Encodable & JSONWritable>(_ value: T) -> [UInt8] {
-        var out = JSONOut()
-        value.write(to: &out)
-        return out.bytes
-    }
-
     /// `{"error": "<words>"}`, the shape of every error the body answers.
     public static func error(_ words: String) -> [UInt8] {
         encode(["error": words])

@@ -47,14 +47,12 @@ public struct OnAirSwitch: Equatable, Sendable {
     /// The withdrawn request's id when the wait ran out.
     public mutating func expire(at now: Moment) -> String? { asking.expire(at: now) }
 
-    /// Every word `value` can say, for a state set (`/metrics`).
+    /// Every word `word(state:armed:)` can say, for a state set (`/metrics`).
     public static let values = ["on", "off", "unknown", "armed", "asking"]
 
-    /// The value word: armed and asking win over the state they act on.
-    public func value(state: OnAirState, armed: Bool) -> String { word(state: state, armed: armed).description }
-
-    /// `value` as written in the source, for the status document written straight.
-    func word(state: OnAirState, armed: Bool) -> StaticString {
+    /// The value word: armed and asking win over the state they act on. A
+    /// `StaticString`, so the status document writes it without making a String.
+    public func word(state: OnAirState, armed: Bool) -> StaticString {
         if armed { return "armed" }
         if asking.isOut { return "asking" }
         switch state.on {

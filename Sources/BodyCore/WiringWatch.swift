@@ -84,7 +84,7 @@ public struct WiringWatch: Equatable, Sendable {
         var steps: [Step] = []
         for b in buttons {
             guard var c = contacts[b.role] else { continue }
-            let events = c.tick(at: now)
+            let events: [Contact.Event] = c.asksLevel(at: now) ? [.readLevel] : []
             contacts[b.role] = c
             steps += said(events, of: b, at: now)
         }
@@ -94,7 +94,8 @@ public struct WiringWatch: Equatable, Sendable {
     /// The line's level, read at `now` because `.readLevel` asked: the verdict.
     public mutating func level(_ role: ButtonRole, pressed: Bool, at now: Double) -> [Step] {
         guard var c = contacts[role], let button = button(role) else { return [] }
-        let events = c.level(pressed: pressed, at: now)
+        let (settled, held) = c.read(pressed: pressed, at: now)
+        let events = [settled, held].compactMap { $0 }
         contacts[role] = c
         return said(events, of: button, at: now)
     }

@@ -5,9 +5,17 @@ import Testing
 private func run(_ c: inout Contact, edges: [(pressed: Bool, at: Double)], readAt: Double, line pressed: Bool) -> [Contact.Event] {
     var events: [Contact.Event] = []
     for e in edges { events += c.edge(pressed: e.pressed, at: e.at) }
-    events += c.tick(at: readAt)
-    events += c.level(pressed: pressed, at: readAt)
+    if c.asksLevel(at: readAt) { events.append(.readLevel) }
+    events += c.readEvents(pressed: pressed, at: readAt)
     return events
+}
+
+extension Contact {
+    /// `read`'s pair as a list, to compare with a literal.
+    mutating func readEvents(pressed: Bool, at now: Double) -> [Event] {
+        let (settled, held) = read(pressed: pressed, at: now)
+        return [settled, held].compactMap { $0 }
+    }
 }
 
 @Suite("Contact: a press confirmed by the line")
@@ -18,12 +26,12 @@ struct ContactTests {
         #expect(c.edge(pressed: true, at: 100) == [])
         #expect(!c.isDown)
         #expect(c.nextDeadline() == 100.010)
-        #expect(c.tick(at: 100.009) == [])
-        #expect(c.tick(at: 100.010) == [.readLevel])
+        #expect(c.asksLevel(at: 100.009) == false)
+        #expect(c.asksLevel(at: 100.010) == true)
         #expect(c.awaitingLevel)
-        #expect(c.tick(at: 100.011) == [], "asked once")
+        #expect(c.asksLevel(at: 100.011) == false, "asked once")
         #expect(c.nextDeadline() == nil)
-        #expect(c.level(pressed: true, at: 100.0105) == [.press(at: 100)])
+        #expect(c.readEvents(pressed: true, at: 100.0105) == [.press(at: 100)])
         #expect(c.isDown && c.downSince == 100)
         #expect(c.nextDeadline() == 110)
     }
@@ -56,11 +64,11 @@ struct ContactTests {
         var events: [Contact.Event] = []
         // Down at 100 with 1.5 ms of bounce, held to 100.040, up with 2 ms of bounce.
         for (i, t) in [100, 100.0003, 100.0007, 100.0011, 100.0015].enumerated() { events += c.edge(pressed: i % 2 == 0, at: t) }
-        events += c.tick(at: 100.0101)
-        events += c.level(pressed: true, at: 100.0102)
+        if c.asksLevel(at: 100.0101) { events.append(.readLevel) }
+        events += c.readEvents(pressed: true, at: 100.0102)
         for (i, t) in [100.040, 100.0404, 100.0409, 100.0413, 100.0420].enumerated() { events += c.edge(pressed: i % 2 == 1, at: t) }
-        events += c.tick(at: 100.0502)
-        events += c.level(pressed: false, at: 100.0503)
+        if c.asksLevel(at: 100.0502) { events.append(.readLevel) }
+        events += c.readEvents(pressed: false, at: 100.0503)
         #expect(events == [.readLevel, .press(at: 100), .readLevel, .release(at: 100.040, wasHeld: false)])
         #expect(c.blips == 0 && c.bounces == 8)
     }
@@ -122,10 +130,10 @@ struct ContactTests {
     @Test("a reading nobody asked for changes nothing")
     func unaskedReading() {
         var c = Contact(at: 0)
-        #expect(c.level(pressed: true, at: 50) == [])
+        #expect(c.readEvents(pressed: true, at: 50) == [])
         #expect(!c.isDown)
         _ = c.edge(pressed: true, at: 100)
-        #expect(c.level(pressed: true, at: 100.005) == [], "the window has not asked yet")
+        #expect(c.readEvents(pressed: true, at: 100.005) == [], "the window has not asked yet")
         #expect(!c.isDown)
     }
 
@@ -136,11 +144,11 @@ struct ContactTests {
         _ = c.edge(pressed: true, at: 100)
         _ = c.edge(pressed: false, at: 100.001)
         _ = c.edge(pressed: true, at: 100.002)
-        #expect(c.tick(at: 100.080) == [.readLevel])
+        #expect(c.asksLevel(at: 100.080) == true)
         // An edge at 100.040 is drained before the reading.
         #expect(c.edge(pressed: true, at: 100.040) == [.noise(at: 100)])
         #expect(!c.awaitingLevel && c.nextDeadline() == 100.040 + Contact.defaultDebounce)
-        #expect(c.level(pressed: true, at: 100.081) == [], "overtaken by the edge")
+        #expect(c.readEvents(pressed: true, at: 100.081) == [], "overtaken by the edge")
         #expect(run(&c, edges: [], readAt: 100.055, line: true) == [.readLevel, .press(at: 100.040)],
                 "a press confirmed by its own reading")
         #expect(c.late == 1, "the overtaken window is counted late; the one read in time is not")
@@ -176,8 +184,8 @@ struct ContactTests {
         _ = c.edge(pressed: true, at: 100)
         _ = c.edge(pressed: false, at: 100.004)
         // The reading comes at 100.030, the next blip down since 100.025, its edge still in the kernel.
-        #expect(c.tick(at: 100.030) == [.readLevel])
-        #expect(c.level(pressed: true, at: 100.030) == [], "not a press yet")
+        #expect(c.asksLevel(at: 100.030) == true)
+        #expect(c.readEvents(pressed: true, at: 100.030) == [], "not a press yet")
         // Its edges arrive: the down edge stamped before the reading is in it;
         // the up edge after it says the line moved since: the window ends at rest.
         #expect(c.edge(pressed: true, at: 100.025) == [])
@@ -272,8 +280,8 @@ struct ContactTests {
         #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
         #expect(c.edge(pressed: false, at: 100) == [.release(at: 100, wasHeld: false)])
         #expect(c.edge(pressed: true, at: 100) == [.press(at: 100)])
-        #expect(c.tick(at: 100) == [.readLevel])
-        #expect(c.level(pressed: false, at: 100.001) == [.release(at: 100.001, wasHeld: false)])
+        #expect(c.asksLevel(at: 100) == true)
+        #expect(c.readEvents(pressed: false, at: 100.001) == [.release(at: 100.001, wasHeld: false)])
         #expect(c.blips == 0)
     }
 
@@ -300,29 +308,29 @@ struct ContactHeldTests {
     func heldOnce() {
         var c = downAt100()
         #expect(c.nextDeadline() == 110)
-        #expect(c.tick(at: 109.999) == [])
-        #expect(c.tick(at: 110) == [.readLevel])
+        #expect(c.asksLevel(at: 109.999) == false)
+        #expect(c.asksLevel(at: 110) == true)
         #expect(!c.isHeld)
-        #expect(c.level(pressed: true, at: 110) == [.held(since: 100)])
+        #expect(c.readEvents(pressed: true, at: 110) == [.held(since: 100)])
         #expect(c.isHeld)
-        #expect(c.tick(at: 111) == [])
-        #expect(c.tick(at: 500) == [])
+        #expect(c.asksLevel(at: 111) == false)
+        #expect(c.asksLevel(at: 500) == false)
         #expect(c.nextDeadline() == nil)
     }
 
     @Test("never held while the line reads released: the reading releases instead")
     func heldCheckReadsReleased() {
         var c = downAt100()
-        _ = c.tick(at: 110)
-        #expect(c.level(pressed: false, at: 110) == [.release(at: 110, wasHeld: false)])
+        _ = c.asksLevel(at: 110)
+        #expect(c.readEvents(pressed: false, at: 110) == [.release(at: 110, wasHeld: false)])
         #expect(!c.isHeld && !c.isDown)
     }
 
     @Test("a held button never presses until released, then presses again")
     func heldThenReleased() {
         var c = downAt100()
-        _ = c.tick(at: 110)
-        _ = c.level(pressed: true, at: 110)
+        _ = c.asksLevel(at: 110)
+        _ = c.readEvents(pressed: true, at: 110)
         #expect(run(&c, edges: [(true, 115), (false, 115.005)], readAt: 115.01, line: true) == [.readLevel, .noise(at: 115)])
         #expect(c.isHeld)
         #expect(run(&c, edges: [(false, 120)], readAt: 120.01, line: false) == [.readLevel, .release(at: 120, wasHeld: true)])
@@ -335,15 +343,15 @@ struct ContactHeldTests {
     func heldReportedByEdge() {
         var c = downAt100()
         #expect(c.edge(pressed: false, at: 112) == [.held(since: 100)])
-        _ = c.tick(at: 112.01)
-        #expect(c.level(pressed: false, at: 112.01) == [.release(at: 112, wasHeld: true)])
+        _ = c.asksLevel(at: 112.01)
+        #expect(c.readEvents(pressed: false, at: 112.01) == [.release(at: 112, wasHeld: true)])
     }
 
     @Test("released at 9.99 s is an ordinary release, never held")
     func releasedBeforeHeld() {
         var c = downAt100()
         #expect(run(&c, edges: [(false, 109.99)], readAt: 110, line: false) == [.readLevel, .release(at: 109.99, wasHeld: false)])
-        #expect(c.tick(at: 200) == [])
+        #expect(c.asksLevel(at: 200) == false)
         #expect(!c.isHeld)
     }
 
@@ -353,8 +361,8 @@ struct ContactHeldTests {
         #expect(c.isDown)
         #expect(c.nextDeadline() == 60)
         #expect(run(&c, edges: [(true, 55)], readAt: 55.01, line: true) == [.readLevel, .noise(at: 55)])
-        #expect(c.tick(at: 60) == [.readLevel])
-        #expect(c.level(pressed: true, at: 60) == [.held(since: 50)])
+        #expect(c.asksLevel(at: 60) == true)
+        #expect(c.readEvents(pressed: true, at: 60) == [.held(since: 50)])
         #expect(run(&c, edges: [(false, 70)], readAt: 70.01, line: false) == [.readLevel, .release(at: 70, wasHeld: true)])
     }
 

@@ -11,7 +11,7 @@ struct OnAirSwitchTests {
     }
 
     func value(_ state: OnAirState, at t: Double) -> String {
-        sw.value(state: state, armed: group.isArmed(.onair, at: t))
+        sw.word(state: state, armed: group.isArmed(.onair, at: t)).description
     }
 
     @Test("while off, two presses ask for on; the control shows armed, then asking")
@@ -188,15 +188,15 @@ struct OnAirSwitchTests {
 
     @Test("value words: on, off, unknown, and armed and asking win over the state")
     mutating func valueWords() {
-        #expect(sw.value(state: Said.live, armed: false) == "on")
-        #expect(sw.value(state: Said.onNoStage, armed: false) == "on")
-        #expect(sw.value(state: Said.off, armed: false) == "off")
-        #expect(sw.value(state: Said.unread, armed: false) == "unknown")
-        #expect(sw.value(state: Said.live, armed: true) == "armed")
+        #expect(sw.word(state: Said.live, armed: false).description == "on")
+        #expect(sw.word(state: Said.onNoStage, armed: false).description == "on")
+        #expect(sw.word(state: Said.off, armed: false).description == "off")
+        #expect(sw.word(state: Said.unread, armed: false).description == "unknown")
+        #expect(sw.word(state: Said.live, armed: true).description == "armed")
         _ = tap(Said.live, at: 100)
         _ = tap(Said.live, at: 101)
-        #expect(sw.value(state: Said.live, armed: false) == "asking")
-        #expect(sw.value(state: Said.unread, armed: false) == "asking")
+        #expect(sw.word(state: Said.live, armed: false).description == "asking")
+        #expect(sw.word(state: Said.unread, armed: false).description == "asking")
     }
 
     @Test("a request that could not be queued leaves nothing out and shows why")

@@ -18,10 +18,10 @@ extension GpioBoardTests {
             guard let due = contact.nextDeadline(), due < monotonicNow() + 1 else { break }
             let wait = due - monotonicNow()
             if wait > 0 { usleep(useconds_t(wait * 1_000_000) + 500) }
-            let ticked = contact.tick(at: monotonicNow())
-            events += ticked
-            guard ticked.contains(.readLevel) else { break }
-            events += contact.level(pressed: try board.isPressed(.onair), at: monotonicNow())
+            guard contact.asksLevel(at: monotonicNow()) else { break }
+            events.append(.readLevel)
+            let (settled, held) = contact.read(pressed: try board.isPressed(.onair), at: monotonicNow())
+            events += [settled, held].compactMap { $0 }
         }
         return events
     }

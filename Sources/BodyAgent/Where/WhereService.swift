@@ -26,8 +26,6 @@ extension GpsdSession: WhereSession {}
 /// is one of the agent's turns, judged at that turn's moment: no clock is read here.
 public final class WhereService {
     public typealias Answer = (_ status: Int, _ json: [UInt8]) -> Void
-    /// Carries out `work` as one turn of the agent's, named by `event`, at the turn's moment.
-    public typealias Turn = (_ event: StaticString, _ work: (Moment) -> Void) -> Void
 
     /// A person's consent in the configuration; without it every request gets 403.
     public let allowed: Bool
@@ -37,7 +35,8 @@ public final class WhereService {
     private let loop: EventLoop
     private let host: String
     private let port: UInt16
-    private let turn: Turn
+    /// Carries out `work` as one turn of the agent's, named by `event`, at the turn's moment.
+    private let turn: AgentTurn
     private let log: (String) -> Void
 
     private var session: (any WhereSession)?
@@ -58,8 +57,8 @@ public final class WhereService {
     /// would be, with the configured host and port.
     var sessionMaker: ((_ host: String, _ port: UInt16) throws(GpsdError) -> any WhereSession)?
 
-    public init(loop: EventLoop, allowed: Bool, host: String, port: UInt16,
-                turn: @escaping Turn, log: @escaping (String) -> Void) {
+    init(loop: EventLoop, allowed: Bool, host: String, port: UInt16,
+                turn: @escaping AgentTurn, log: @escaping (String) -> Void) {
         self.loop = loop
         self.allowed = allowed
         self.host = host
