@@ -2,9 +2,14 @@
 // `Errno`, and EINTR is decided here, once, for every call the body makes.
 // Modelled on apple/swift-system's `valueOrErrno` and `nothingOrErrno`.
 
-/// The EINTR rule, the only one in the body: a call a signal interrupts is
-/// made again, because every descriptor the body waits on is non-blocking or
-/// the call is one that restarts cleanly. The one exception is `close`
+/// The EINTR rule, one for the body, in this file: a call a signal
+/// interrupts is made again, because every descriptor the body waits on is
+/// non-blocking or the call is one that restarts cleanly. A call that sets
+/// errno is made again for as long as it says EINTR (the body's signals come
+/// through a signalfd, so only a stop and continue or a debugger interrupts
+/// it, and each once); a shim that returns a negative errno (`CV4L2`'s ioctls,
+/// below) at most `interruptedCalls` times, because there EINTR can be the
+/// driver's own answer. The one exception is `close`
 /// (`FileDescriptor.close`): Linux frees the descriptor even when close says
 /// EINTR, so closing again could close a descriptor another thread just got.
 @inlinable
