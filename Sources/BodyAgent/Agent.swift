@@ -28,11 +28,6 @@ public struct AgentSetup: Sendable {
     }
 }
 
-/// A flag a closure sets for the agent to look at, holding no reference to it.
-final class Mark {
-    var set = false
-}
-
 /// A reason the body cannot start, in one line.
 public struct AgentError: Error, CustomStringConvertible {
     public let description: String
@@ -49,13 +44,17 @@ public struct AgentError: Error, CustomStringConvertible {
 ///   the outbox, the eyes gate, Oriel's silence, the poll's answer-or-park):
 ///   `body`, a plain value, and nowhere else;
 /// - the hello's rounds (`hello`, a value in BodyCore): backoff and what was said;
-/// - I/O only, here: the board and the levels last driven (`driven`, so a
-///   line is written only when it changes), the parked `/ears` replies
-///   (`polls`), the loop's timers, the log lines of the turn in progress,
-///   and what `/metrics` counts (`metrics`);
-/// - beside it, each owning a device and its clients: `PreviewService` (the
-///   camera), `WhereService` (gpsd and its waiting `/where` replies), the HTTP
-///   server's exchanges, Avahi's announcer on its own thread.
+/// - parts that own their state, each with tests of its own: `lines`
+///   (`BoardLines`: the board, the levels last driven, why the lines are not
+///   had, the retry), `polls` (`ParkedPolls`: Oriel's parked `/ears`
+///   replies and the earliest wait's end), `page` (`PageService`: sessions
+///   and `/events` clients), `preview` (`PreviewService`: the camera and its
+///   clients), `location` (`WhereService`: gpsd and its waiting `/where`
+///   replies), the HTTP server's exchanges (`server`), Avahi's announcer
+///   on its own thread;
+/// - here, what ties them together: the loop's timers, the turn in progress
+///   and its log lines, the kept outlook (docs/event-loop.md, "What is kept
+///   between turns"), and what `/metrics` counts (`metrics`).
 public final class Agent: @unchecked Sendable {
     let loop: EventLoop
     let clock: AgentClock
@@ -105,13 +104,8 @@ public final class Agent: @unchecked Sendable {
     // The board and what it shows.
     /// A test's board in place of the configured one.
     var boardMaker: (() throws(BoardError) -> any Board)?
-    var board: (any Board)?
-    var boardProblem: String?
-    var boardRetry: EventLoop.TimerID?
-    var edgeWatches: [EventLoop.WatchID] = []
-    /// A table, not a dictionary: read for every line at every turn.
-    var driven = RoleTable<OutputRole, Bool>()
-    var lostEdgesSaid = 0
+    /// The lines, what they were last driven to, and why they are not had (BoardLines.swift).
+    lazy var lines = BoardLines(loop: loop) { [unowned self] () throws(BoardError) in try self.makeBoard() }
     /// When the last simulated press sequence lets go (edge time).
     var simPressesEnd: Double = 0
     /// `POST /sim/press` answers waiting for their last press to land (AgentHTTP.swift).
@@ -126,20 +120,10 @@ public final class Agent: @unchecked Sendable {
     lazy var serverTimer = loop.makeTimer { [unowned self] in
         self.turn("the server's timeout", runsServer: true) { _ in [] }
     }
-    /// The parked `/ears` polls, in the order they came, and one timer for
-    /// the earliest wait's end (Ears.swift).
-    var polls: [Poll] = []
+    /// Oriel's parked `/ears` polls (ParkedPolls.swift), and the one timer
+    /// armed for the earliest wait's end (Ears.swift).
+    var polls = ParkedPolls()
     lazy var pollTimer = loop.makeTimer { [unowned self] in self.pollsWaitRanOut() }
-    /// When `pollTimer` is armed for.
-    var pollsDue: Double?
-    /// Every parked reply's `onClose`: made once, not a closure a poll. It
-    /// marks, and the server's run drops the closed polls when it ends (a reply
-    /// closes inside a run, or as the server stops, when nothing is answered
-    /// any more): a weak reference to the agent here would give it a
-    /// side table, which makes every retain and release of it the runtime's
-    /// slow path, at every turn.
-    let pollsClosed = Mark()
-    lazy var pollClosed: () -> Void = { [pollsClosed] in pollsClosed.set = true }
     /// The page's sessions and `/events` clients (AgentPage.swift).
     lazy var page = makePage()
 
@@ -241,12 +225,12 @@ public final class Agent: @unchecked Sendable {
                 self.turn("a client hung up", runsServer: true) { _ in [] }
             }
         } catch {
-            board?.release()
+            lines.letGo(because: "the body did not start")
             throw AgentError("\(error)")
         }
-        log("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
-        if let words = setup.tlsWords { log(words) }
-        log(WallClock.words())
+        say("serving on \(setup.config.listenHost):\(port) as \"\(setup.config.name)\", board \(setup.board.file), boot \(boot)")
+        if let words = setup.tlsWords { say(words) }
+        say(WallClock.words())
         if let url = setup.config.orielURL { hello = HelloRounds(oriel: HelloSender.url(oriel: url)) }
         startAnnouncing()
         turn("the body started") { [unowned self, body] now in
@@ -329,17 +313,17 @@ public final class Agent: @unchecked Sendable {
     /// What only the agent knows; the lines and buttons in role tables, not dictionaries.
     /// The lines driven and the body's contacts are tables already, read by role without hashing.
     func statusExtras(at now: Moment) -> StatusExtras {
-        let lit = driven
-        var lines = RoleTable<OutputRole, Bool?>()
-        for role in setup.board.outputs.keys { lines[role] = board == nil ? nil : (lit[role] ?? false) }
+        let lit = lines.driven, had = lines.board != nil
+        var outputs = RoleTable<OutputRole, Bool?>()
+        for role in setup.board.outputs.keys { outputs[role] = had ? (lit[role] ?? false) : nil }
         var held = RoleTable<ButtonRole, (held: Bool, stuck: Bool)>()
         for role in setup.board.buttons.keys { held[role] = body.contacts[role].map { ($0.isDown, $0.isHeld) } ?? (false, false) }
         return StatusExtras(
-            lines: lines, held: held,
+            lines: outputs, held: held,
             location: .init(allowed: location.allowed, watching: location.watching,
                             clockSynchronised: now.synchronised, clockBehindReceiver: location.clockBehind),
             previewRunning: preview.running, previewWords: preview.words,
-            board: .init(kind: setup.board.file, ok: board != nil, problem: boardProblem))
+            board: .init(kind: setup.board.file, ok: had, problem: lines.problem))
     }
 
     // MARK: Stopping
@@ -351,22 +335,21 @@ public final class Agent: @unchecked Sendable {
         tell("STOPPING=1")
         say("stopping on \(Signals.name(of: signal)): answering waiting polls, darkening the lamp, releasing the lines")
         let now = clock.now()
-        let waiting = polls
-        polls.removeAll()
+        let waiting = polls.takeAll()
         armPollTimer()
         for poll in waiting { answer(poll, at: now) }
         answerSimPresses(at: now, all: true)
         stopping = true
         if server?.wantsRun == true { runServer() }
         preview.run(false, why: "the body is stopping", at: now)
-        if let board {
-            for role in board.outputs {
-                try? board.drive(role, lit: false)
-                witness?(.drove(role, false))
+        lines.darken { [unowned self] role, failed in
+            if let failed {
+                // Said, not hidden: a lamp left lit as the body goes is one a person must look at.
+                self.say("\(failed.words); the \(role.rawValue) line could not be darkened before stopping", .error)
+            } else {
+                self.witness?(.drove(role, false))
             }
-            board.release()
         }
-        board = nil
         server?.stop(grace: 1.0)
         stopAnnouncing()
         loop.stop()

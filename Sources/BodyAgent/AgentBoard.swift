@@ -15,32 +15,22 @@ extension Agent {
         return try GpioBoard(outputs: setup.board.outputs, buttons: setup.board.buttons)
     }
 
+    /// Opens the board (`lines`), and tells the rules each button's level now.
     func openBoard() throws(BoardError) {
-        let board = try makeBoard()
-        self.board = board
-        lostEdgesSaid = 0
-        boardProblem = nil
-        driven = [:]
-        let now = clock.now().mono
+        let board = try lines.open { [unowned self] fd in
+            self.turn("button edges") { [unowned self] now in self.edgesReadable(fd, at: now) }
+        }
+        let now = (turnNow ?? clock.now()).mono
         for role in board.buttons {
             let down = (try? board.isPressed(role)) ?? false
             let debounce = setup.board.buttons[role]?.debounce ?? Contact.defaultDebounce
             changeBody { $0.wire(role, debounce: debounce, down: down, at: now) }
         }
-        for fd in board.edgeDescriptors {
-            do {
-                edgeWatches.append(try loop.watch(fd: fd) { [unowned self] in
-                    self.turn("button edges") { [unowned self] now in self.edgesReadable(fd, at: now) }
-                })
-            } catch {
-                throw BoardError(.other, "gpio: cannot watch the edge events: \(error)")
-            }
-        }
     }
 
     /// Every edge waiting on `fd` into the rules (each carries the kernel's own timestamp).
     func edgesReadable(_ fd: FileDescriptor, at now: Moment) -> [BodyAction] {
-        guard let board else { return [] }
+        guard let board = lines.board else { return [] }
         do {
             var actions: [BodyAction] = []
             try feedEdges(from: fd, of: board, at: now, into: &actions)
@@ -57,10 +47,9 @@ extension Agent {
         for edge in try board.readEdges(from: fd) {
             changeBody { $0.edge(edge, at: now, ids: { Ids.fresh() }, into: &actions) }
         }
-        if board.lostEdges != lostEdgesSaid {
-            metrics.lost(edges: board.lostEdges - lostEdgesSaid)
-            say("gpio: the kernel dropped \(board.lostEdges - lostEdgesSaid) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
-            lostEdgesSaid = board.lostEdges
+        if let lost = lines.newlyLost() {
+            metrics.lost(edges: lost)
+            say("gpio: the kernel dropped \(lost) button edges (gaps in its sequence numbers); presses may have been missed", .warning)
         }
     }
 
@@ -71,7 +60,7 @@ extension Agent {
     /// is never stamped before an edge it has seen.
     /// Its actions are appended to `actions`; none when the board fails.
     func readLevel(_ role: ButtonRole, into actions: inout [BodyAction]) {
-        guard let board else { return }
+        guard let board = lines.board else { return }
         let start = actions.count
         do {
             let before = clock.now()
@@ -88,30 +77,22 @@ extension Agent {
     /// The chip went away (or a line call failed): say so once, let go of
     /// everything, and try again every second.
     func boardLost(_ error: BoardError) {
-        guard let board else { return }
-        boardProblem = error.words
+        guard lines.board != nil else { return }
         _ = faults.say(error.words, about: "board")
         say("\(error.words); the lamp's state is unknown until the lines are back", .error)
-        for w in edgeWatches { loop.unwatch(w) }
-        edgeWatches.removeAll()
-        board.release()
-        self.board = nil
-        driven = [:]
+        lines.letGo(because: error.words)
         retryBoard()
     }
 
     func retryBoard() {
-        loop.cancel(boardRetry)
-        boardRetry = loop.schedule(at: clock.now().mono + Self.boardRetryEvery) { [unowned self] in
-            self.boardRetry = nil
-            guard !self.stopping, self.board == nil else { return }
+        lines.retry(at: (turnNow ?? clock.now()).mono + Self.boardRetryEvery) { [unowned self] in
+            guard !self.stopping, self.lines.board == nil else { return }
             self.turn("the board's retry came") { [unowned self] _ in
                 do throws(BoardError) {
                     try self.openBoard()
                     self.faults.clear("board")
                     self.say("gpio: the lines are back (\(self.setup.board.file)); showing the state again")
                 } catch {
-                    self.boardProblem = error.words
                     if let words = self.faults.say(error.words, about: "board") { self.say(words, .warning) }
                     self.retryBoard()
                 }

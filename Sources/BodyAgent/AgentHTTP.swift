@@ -97,7 +97,7 @@ extension Agent {
             reply.send(.error(400, refused.words))
             return
         }
-        guard let sim = board as? SimBoard else {
+        guard let sim = lines.board as? SimBoard else {
             reply.send(.error(400, "this body has no sim board to press \(name) on"))
             return
         }
@@ -137,7 +137,7 @@ extension Agent {
     /// them now, written into the agent's answer buffer.
     func metricsAnswer(at now: Moment) -> [UInt8] {
         metrics.write(name: setup.config.name, version: setup.version, MetricsGauges(
-            onAir: body.onAirValue(at: now), orielSilent: body.contact.silent, boardOK: board != nil,
+            onAir: body.onAirValue(at: now), orielSilent: body.contact.silent, boardOK: lines.board != nil,
             previewRunning: preview.running, whereWatching: location.watching, waitingPolls: polls.count), into: &answer)
         return answer
     }

@@ -10,15 +10,23 @@ extension Agent {
     func startAnnouncing() {
         guard setup.config.announce else { return }
         if let why = Announcement.unreachable(listenHost: setup.config.listenHost) {
-            log(why)
+            say(why)
             return
         }
         let records = Announcement.records(name: setup.config.name, version: setup.version,
                                            protocols: HelloDocument.protocols, boot: boot,
                                            tls: setup.tls.map { "\($0.pin)" })
-        let loop = self.loop, log = self.log
+        let loop = self.loop
         let announcer = AvahiAnnouncer(service: .init(name: setup.config.name, port: port, records: records),
-                                       say: { words, level in loop.post { log(words, level == .warning ? .warning : .info) } },
+                                       // A turn, as every event: the page hears the line too.
+                                       say: { [unowned self] words, level in
+                                           loop.post { [unowned self] in
+                                               self.turn("Avahi said something") { [unowned self] _ in
+                                                   self.say(words, level == .warning ? .warning : .info)
+                                                   return []
+                                               }
+                                           }
+                                       },
                                        host: { [unowned self] name in
                                            loop.post { [unowned self] in
                                                self.turn("Avahi named the host") { [unowned self] _ in
@@ -27,7 +35,7 @@ extension Agent {
                                                }
                                            }
                                        })
-        if let problem = announcer.start() { log(problem, .warning) }
+        if let problem = announcer.start() { say(problem, .warning) }
         self.announcer = announcer
     }
 
@@ -44,7 +52,7 @@ extension Agent {
 
     /// Withdraws the service before the process ends.
     func stopAnnouncing() {
-        for said in announcer?.stop() ?? [] { log(said.words, said.level == .warning ? .warning : .info) }
+        for said in announcer?.stop() ?? [] { say(said.words, said.level == .warning ? .warning : .info) }
         announcer = nil
     }
 }

@@ -1,14 +1,6 @@
 import BodyCore
 import BodyHTTP
 
-/// A `GET /ears` that waits for an item or for its wait to run out at `until`.
-/// A value in `Agent.polls`: the agent's one poll timer is armed for the earliest `until`.
-struct Poll {
-    let reply: HTTPReply
-    let after: UInt64
-    let until: Double
-}
-
 /// `{"boot","items":[…],"next"}`.
 struct EarsAnswer {
     var boot: String
@@ -42,36 +34,25 @@ extension Agent {
     }
 
     private func park(_ poll: Poll) {
-        polls.append(poll)
+        polls.park(poll)
         armPollTimer()
-        // Oriel went away: the poll is dropped now, not at its wait's end.
-        poll.reply.onClose = pollClosed
     }
 
     /// The poll timer, armed for the earliest parked wait's end (none: disarmed).
     func armPollTimer() {
-        var due: Double?
-        for p in polls where p.until < due ?? .infinity { due = p.until }
-        pollsDue = due
-        loop.arm(pollTimer, at: due)
+        loop.arm(pollTimer, at: polls.due)
     }
 
     /// The poll timer came: every poll whose wait is over is answered, in one turn.
     func pollsWaitRanOut() {
-        let due = pollsDue ?? -.infinity
-        pollsDue = nil
+        let due = polls.due ?? -.infinity
         turn("a poll's wait ran out") { [unowned self] now in
             let over = max(due, now.mono)
             self.answerPolls(at: now) { $0.until <= over }
+            // Armed again whatever was answered: the timer that came is spent.
+            self.armPollTimer()
             return []
         }
-    }
-
-    /// A parked reply closed (Oriel went away, or its answer went out): out of `polls`.
-    func dropClosedPolls() {
-        let before = polls.count
-        polls.removeAll { !$0.reply.isOpen }
-        if polls.count != before { armPollTimer() }
     }
 
     func earsAnswer(_ items: [OutboxItem], at now: Moment) -> HTTPResponse {
@@ -83,7 +64,7 @@ extension Agent {
 
     func answer(_ poll: Poll, at now: Moment) {
         // One whose client left is not answered: it waits in `polls` only
-        // until the server's run that closed it ends (`pollsClosed`).
+        // until the server's run that closed it ends (`ParkedPolls.dropClosed`).
         guard poll.reply.isOpen, !poll.reply.isSent else { return }
         let items = changeBody { $0.poll(after: poll.after, at: now) }
         poll.reply.send(earsAnswer(items, at: now))
@@ -92,15 +73,9 @@ extension Agent {
     /// Takes every parked poll `ready` picks out of `polls` and answers it,
     /// in the order they came; no list is made.
     func answerPolls(at now: Moment, _ ready: (Poll) -> Bool) {
-        var i = 0
-        var took = false
-        while i < polls.count {
-            guard ready(polls[i]) else { i += 1; continue }
-            let poll = polls.remove(at: i)
-            took = true
-            answer(poll, at: now)
-        }
-        if took { armPollTimer() }
+        let before = polls.count
+        polls.take(where: ready) { answer($0, at: now) }
+        if polls.count != before { armPollTimer() }
     }
 
     /// An item was queued: every parked poll it is news to is answered now.

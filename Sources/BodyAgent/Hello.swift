@@ -15,7 +15,7 @@ extension Agent {
                 sendHello(carrying: url)
             case .retry(let delay):
                 loop.cancel(helloRetry)
-                helloRetry = loop.schedule(at: clock.now().mono + delay) { [unowned self] in
+                helloRetry = loop.schedule(at: (turnNow ?? clock.now()).mono + delay) { [unowned self] in
                     self.helloRetry = nil
                     self.turn("the hello's retry came") { [unowned self] _ in
                         self.helloDeeds { $0.retryDue(url: self.advertisedURL) }

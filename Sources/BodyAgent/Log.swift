@@ -23,9 +23,10 @@ public struct Log: Sendable {
         self.outlet = outlet
     }
 
-    public func callAsFunction(_ words: String, _ level: Level = .info) {
+    /// `wall`: the line's moment on the agent's clock, for the page; nil, the system's.
+    public func callAsFunction(_ words: String, _ level: Level = .info, at wall: Double? = nil) {
         if level == .debug && !debug { return }
-        recent.add(words, level)
+        recent.add(words, level, at: wall)
         // One whole line at a time, so lines from the hello thread never interleave.
         outlet.write(prefix: journal ? Self.priorities[Int(level.rawValue)] : "studio-body: ", words)
     }

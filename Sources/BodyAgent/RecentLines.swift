@@ -3,14 +3,17 @@ import BodyCore
 import BodySystem
 
 /// The last 100 lines the log wrote, with their times, for the page.
-/// The hello's thread logs too, hence the lock; the loop reads a copy.
+/// Avahi's thread and the process's start and end log too, hence the lock;
+/// the loop reads a copy.
 public final class RecentLines: Sendable {
     private let lines = Mutex(LogLines(capacity: 100))
 
     public init() {}
 
-    func add(_ words: String, _ level: Log.Level) {
-        let wall = SystemClock.wall()
+    /// `wall`: the moment the agent's clock gives the line; nil (a line from
+    /// outside the agent), the system's.
+    func add(_ words: String, _ level: Log.Level, at wall: Double?) {
+        let wall = wall ?? SystemClock.wall()
         lines.withLock { $0.add(words, level: level.word, at: wall) }
     }
 

@@ -9,7 +9,7 @@ extension Agent {
     func rehearsePresses(at now: Moment) {
         // A press's turn logs a line: the list's first storage made now (28k instructions of the first press).
         turnLog.reserveCapacity(8)
-        guard let board else { return }
+        guard let board = lines.board else { return }
         var counts = metrics  // a copy: the real counters never see a rehearsal
         var written = 0
         for role in board.buttons {

@@ -1,4 +1,5 @@
 import BodyCore
+import BodyHardware
 import BodySystem
 
 /// The agent's clock: the system's, or a test's that moves only when told.
@@ -156,21 +157,12 @@ extension Agent {
     }
 
     func driveOutputs(at now: Moment) {
-        guard let board else { return }
+        guard lines.board != nil else { return }
         lookAhead(at: now)
-        // Copied out once: read in the loop, around the board's calls, it was copied for each line.
-        let shown = outlook.indicators
-        for role in board.outputs {
-            let lit = shown.level(role, at: now.mono)
-            guard driven[role] != lit else { continue }
-            do {
-                try board.drive(role, lit: lit)
-                driven[role] = lit
-                witness?(.drove(role, lit))
-            } catch {
-                boardLost(error)
-                return
-            }
+        do throws(BoardError) {
+            try lines.drive(outlook.indicators, at: now.mono) { witness?(.drove($0, $1)) }
+        } catch {
+            boardLost(error)
         }
     }
 
@@ -192,10 +184,7 @@ extension Agent {
             runs += 1
             due = server?.timeout()
         } while due == 0 && runs < 4
-        if pollsClosed.set {
-            pollsClosed.set = false
-            dropClosedPolls()
-        }
+        if polls.dropClosed() { armPollTimer() }
         return due
     }
 
@@ -205,7 +194,7 @@ extension Agent {
         if level == .debug && !log.debug { return }
         guard turnNow != nil else {
             witness?(.logged(words))
-            log(words, level)
+            log(words, level, at: clock.now().wall)
             return
         }
         // Grown on a copy taken out and put back: grown in place, every read
@@ -222,9 +211,11 @@ extension Agent {
         guard !turnLog.isEmpty else { return false }
         var lines = turnLog
         turnLog = []
+        // Stamped with the turn's moment: the agent's clock, as everything the turn did.
+        let wall = turnNow?.wall ?? clock.now().wall
         for line in lines {
             witness?(.logged(line.words))
-            log(line.words, line.level)
+            log(line.words, line.level, at: wall)
         }
         lines.removeAll(keepingCapacity: true)
         turnLog = lines

@@ -33,7 +33,16 @@ final class FakeBoard: Board {
         do { ready = try EventCounter() } catch { throw BoardError(.other, "eventfd: \(error)") }
     }
 
-    func drive(_ role: OutputRole, lit: Bool) throws(BoardError) { self.lit[role] = lit }
+    /// Every line written, in order.
+    var writes: [(OutputRole, Bool)] = []
+    /// A line whose writes fail, as a chip that went away would.
+    var failing: OutputRole?
+
+    func drive(_ role: OutputRole, lit: Bool) throws(BoardError) {
+        if role == failing { throw BoardError(.chipGone, "gpio: the \(role.rawValue) line went away") }
+        self.lit[role] = lit
+        writes.append((role, lit))
+    }
     var edgeDescriptors: [FileDescriptor] { [ready.descriptor!] }
     func readEdges(from fd: FileDescriptor) throws(BoardError) -> [ButtonEdge] {
         _ = try? ready.drain()
@@ -41,7 +50,8 @@ final class FakeBoard: Board {
         return waiting
     }
     func isPressed(_ button: ButtonRole) throws(BoardError) -> Bool { down }
-    var lostEdges: Int { 0 }
+    /// The kernel's count of dropped edges, as a test sets it.
+    var lostEdges = 0
     func release() {
         for role in outputs { lit[role] = false }
         released = true
