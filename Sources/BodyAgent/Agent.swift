@@ -60,7 +60,8 @@ public final class Agent: @unchecked Sendable {
     let clock: AgentClock
     let setup: AgentSetup
     let log: Log
-    let notify = Notify()
+    /// systemd's notify socket (a test sets one that fails).
+    var notify = Notify()
     /// Faults said once until they change: the notify socket ("notify"), the board ("board").
     var faults = RepeatFilter()
     let auth: BearerAuth
@@ -105,7 +106,8 @@ public final class Agent: @unchecked Sendable {
     /// A test's board in place of the configured one.
     var boardMaker: (() throws(BoardError) -> any Board)?
     /// The lines, what they were last driven to, and why they are not had (BoardLines.swift).
-    lazy var lines = BoardLines(loop: loop) { [unowned self] () throws(BoardError) in try self.makeBoard() }
+    /// A `let`, not made lazily: read at every turn, a lazy one is a check and an access more each time.
+    let lines: BoardLines
     /// When the last simulated press sequence lets go (edge time).
     var simPressesEnd: Double = 0
     /// `POST /sim/press` answers waiting for their last press to land (AgentHTTP.swift).
@@ -160,6 +162,7 @@ public final class Agent: @unchecked Sendable {
         do { loop = try EventLoop() } catch { throw AgentError(error.description) }
         self.clock = clock
         self.setup = setup
+        lines = BoardLines(loop: loop)
         self.log = log
         auth = BearerAuth(token: setup.token)
         body = Body(settings: BodySettings(
@@ -250,10 +253,10 @@ public final class Agent: @unchecked Sendable {
 
     /// Tells systemd; a failure is logged when its words change, not on every ping.
     func tell(_ state: String) {
-        witness?(.told(state))
         if let failed = notify.send(state) {
             if let words = faults.say(failed, about: "notify") { say(words, .error) }
         } else {
+            witness?(.told(state))
             faults.clear("notify")
         }
     }

@@ -17,7 +17,7 @@ extension Agent {
 
     /// Opens the board (`lines`), and tells the rules each button's level now.
     func openBoard() throws(BoardError) {
-        let board = try lines.open { [unowned self] fd in
+        let board = try lines.open(makeBoard) { [unowned self] fd in
             self.turn("button edges") { [unowned self] now in self.edgesReadable(fd, at: now) }
         }
         let now = (turnNow ?? clock.now()).mono

@@ -8,8 +8,6 @@ import BodySystem
 /// asks for them again. Opening, driving and letting go are here; what the
 /// rules make of the edges, and what is said, are the agent's.
 final class BoardLines {
-    /// Opens the configured board (or a test's).
-    private let maker: () throws(BoardError) -> any Board
     private let loop: EventLoop
     /// The lines, while they are had.
     private(set) var board: (any Board)?
@@ -22,15 +20,16 @@ final class BoardLines {
     private var watches: [EventLoop.WatchID] = []
     private var retry: EventLoop.TimerID?
 
-    init(loop: EventLoop, maker: @escaping () throws(BoardError) -> any Board) {
+    init(loop: EventLoop) {
         self.loop = loop
-        self.maker = maker
     }
 
-    /// Opens the board and watches each of its edge descriptors, `edges`
-    /// hearing the one that is readable. What cannot be had is let go whole
-    /// and thrown in words (and kept as `problem`).
-    func open(edges: @escaping (FileDescriptor) -> Void) throws(BoardError) -> any Board {
+    /// Opens the board `maker` makes (the configured one, or a test's) and
+    /// watches each of its edge descriptors, `edges` hearing the one that is
+    /// readable. What cannot be had is let go whole and thrown in words (and
+    /// kept as `problem`).
+    func open(_ maker: () throws(BoardError) -> any Board,
+              edges: @escaping (FileDescriptor) -> Void) throws(BoardError) -> any Board {
         let board: any Board
         do { board = try maker() } catch {
             problem = error.words

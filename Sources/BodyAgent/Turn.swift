@@ -28,7 +28,8 @@ enum AgentDeed: Equatable, Sendable {
     case logged(String)
     /// The rules' next wake-up was set (nil: none due).
     case armed(Double?)
-    /// systemd was told this (`READY=1`, `WATCHDOG=1`, ...).
+    /// systemd was told this (`READY=1`, `WATCHDOG=1`, ...), or there is no
+    /// systemd to tell; a send that failed is no deed, only its log line.
     case told(String)
     /// The page's watchers were sent an event (`/events`).
     case published

@@ -15,13 +15,13 @@ struct BoardLinesTests {
         loop = try EventLoop()
         let fake = try FakeBoard()
         self.fake = fake
-        lines = BoardLines(loop: loop) { fake }
+        lines = BoardLines(loop: loop)
     }
 
     static let lampOnly = Indicators(lamp: (.steady, 0), armedLED: (.dark, 0), eyeLED: (.dark, 0))
     static let armed = Indicators(lamp: (.steady, 0), armedLED: (.steady, 0), eyeLED: (.dark, 0))
 
-    func open() throws { _ = try lines.open { _ in } }
+    func open() throws { _ = try lines.open({ [fake] in fake }) { _ in } }
     func drive(_ shown: Indicators, at t: Double = 100) throws -> [OutputRole] {
         var drove: [OutputRole] = []
         try lines.drive(shown, at: t) { role, _ in drove.append(role) }
@@ -73,10 +73,11 @@ struct BoardLinesTests {
 
     @Test("a board that cannot be opened is a problem in words, and no lines")
     func cannotOpen() throws {
-        let refused = BoardLines(loop: loop) { () throws(BoardError) -> any Board in
+        let refused = BoardLines(loop: loop)
+        let busy = { () throws(BoardError) -> any Board in
             throw BoardError(.busy, "gpio: line SBT_LAMP is held by another process")
         }
-        #expect(throws: BoardError.self) { _ = try refused.open { _ in } }
+        #expect(throws: BoardError.self) { _ = try refused.open(busy) { _ in } }
         #expect(refused.board == nil)
         #expect(refused.problem == "gpio: line SBT_LAMP is held by another process")
     }

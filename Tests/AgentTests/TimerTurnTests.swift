@@ -107,6 +107,19 @@ struct TimerTurnTests {
         #expect(rig.turn(with: .told("WATCHDOG=1"))?.first == .turn("the watchdog's time came"), "\(rig.turns)")
     }
 
+    @Test("a ping that cannot be sent is no deed: the turn records none, and says why once")
+    func pingNotSent() throws {
+        let rig = try AgentRig(at: 1000, watchdog: 10)
+        rig.agent.notify = Notify(path: "/nonexistent/studio-body-test/notify")
+        rig.deeds.removeAll()
+        try rig.advance(to: 1010)
+        try rig.advance(to: 1020)
+        #expect(rig.deeds.contains(.turn("the watchdog's time came")), "\(rig.turns)")
+        #expect(!rig.deeds.contains(.told("WATCHDOG=1")), "\(rig.turns)")
+        let said = rig.deeds.filter { if case .logged(let w) = $0 { w.hasPrefix("systemd: cannot send WATCHDOG=1") } else { false } }
+        #expect(said.count == 1, "\(rig.deeds)")
+    }
+
     @Test("a body without systemd's watchdog pings nothing")
     func noWatchdog() throws {
         let rig = try AgentRig(at: 1000)
