@@ -17,8 +17,8 @@ public func runTool(_ path: String, _ arguments: [String], package: String) thro
     p.standardInput = FileHandle.nullDevice
     try p.run()
     let o = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitForExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self))
+    let end = p.waitForExit()
+    return (end.code, String(decoding: o, as: UTF8.self))
 }
 
 public struct ToolMissing: Error, CustomStringConvertible {

@@ -76,7 +76,7 @@ final class BodyProcess: @unchecked Sendable {
     /// body said, not the time it lost.
     private func ready() async throws {
         let said = { self.run.servingPort != nil && (!self.tls || self.run.pin != nil) }
-        _ = await eventually(within: 20, every: 0.02) { said() || !self.process.isRunning }
+        _ = await eventually(within: 20, every: 0.02) { said() || self.process.ending != nil }
         guard said(), let p = run.servingPort else { throw BodyFailed(words: "studio-body did not start: \(log)") }
         port = p
     }
@@ -167,9 +167,9 @@ final class BodyProcess: @unchecked Sendable {
     /// SIGTERM, then waits for the exit without blocking a test thread.
     func terminate() async -> Int32 {
         process.terminate()
-        while process.isRunning { await pause(0.01) }
+        let end = await ended()
         await logRead()
-        return process.terminationStatus
+        return end.code
     }
 
     /// After the exit: the reader thread may not have read the last lines yet
@@ -182,9 +182,17 @@ final class BodyProcess: @unchecked Sendable {
     /// itself, false and the signal when the signal ended it.
     func stop(with signal: Int32) async -> (exited: Bool, code: Int32) {
         kill(process.processIdentifier, signal)
-        while process.isRunning { await pause(0.01) }
+        let end = await ended()
         await logRead()
-        return (process.terminationReason == .exit, process.terminationStatus)
+        return (end.exited, end.code)
+    }
+
+    /// Its end as the kernel says (`Process.ending`), looked at every 10 ms.
+    private func ended() async -> ProcessEnd {
+        while true {
+            if let end = process.ending { return end }
+            await pause(0.01)
+        }
     }
 }
 

@@ -13,8 +13,8 @@ func runCommand(_ command: [String]) throws -> (Int32, String) {
     p.standardError = out
     try p.run()
     let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitForExit()
-    return (p.terminationStatus, text)
+    let end = p.waitForExit()
+    return (end.code, text)
 }
 
 // `studio-body check` as a person who cannot read the token (0600, the service's):

@@ -18,8 +18,8 @@ struct HTTPSTests {
         p.standardError = err
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitForExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let end = p.waitForExit()
+        return (end.code, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 
     static func tool(_ args: [String]) throws -> (code: Int32, out: String) {
@@ -31,8 +31,8 @@ struct HTTPSTests {
         p.standardError = out
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitForExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self))
+        let end = p.waitForExit()
+        return (end.code, String(decoding: o, as: UTF8.self))
     }
 
     static func start(_ name: String) async throws -> (BodyRun, Int) {

@@ -186,7 +186,7 @@ struct LifecycleTests {
         try p.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitForExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        let end = p.waitForExit()
+        return (end.code, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
     }
 }

@@ -36,10 +36,10 @@ struct DemoStopTests {
             for _ in 1...3 where started == nil {
                 let (demo, out, said) = try startDemo()
                 let up = Date()
-                while !said.text.contains("demo hub: the studio body answers"), demo.isRunning, Date().timeIntervalSince(up) < 20 {
+                while !said.text.contains("demo hub: the studio body answers"), demo.ending == nil, Date().timeIntervalSince(up) < 20 {
                     await pause(0.05)
                 }
-                if said.text.contains("Address already in use"), !demo.isRunning {
+                if said.text.contains("Address already in use"), demo.ending != nil {
                     demo.waitForExit()
                     out.fileHandleForReading.readabilityHandler = nil
                     continue
@@ -54,10 +54,9 @@ struct DemoStopTests {
             // Its hub's long poll under way, and stops at odd moments of it.
             await pause(1.0 + Double(round % 3) * 0.7)
             kill(demo.processIdentifier, SIGTERM)
-            demo.waitForExit()
+            let end = demo.waitForExit()
             out.fileHandleForReading.readabilityHandler = nil
-            #expect(demo.terminationReason == .exit && demo.terminationStatus == 0,
-                    "round \(round): \(demo.terminationReason == .exit ? "exit code" : "killed by signal") \(demo.terminationStatus)")
+            #expect(end == ProcessEnd(exited: true, code: 0), "round \(round): \(end)")
             // Its folder (token, TLS key) named in the curl line it printed: gone with it.
             let folder = said.text.components(separatedBy: "--cacert ").dropFirst().first?
                 .components(separatedBy: "/tls.crt").first ?? ""

@@ -261,7 +261,7 @@ final class CameraBody: @unchecked Sendable {
                 port = p
                 return
             }
-            if !process.isRunning { break }
+            if process.ending != nil { break }
             usleep(20_000)
         }
         // Once more after the deadline: a stalled VM judges what the body said.

@@ -73,8 +73,8 @@ enum CameraHIL {
         p.standardError = pipe
         try p.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitForExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let end = p.waitForExit()
+        return (end.code, String(decoding: data, as: UTF8.self))
     }
 
     static func now() -> Double { monotonicNow() }

@@ -512,7 +512,10 @@ internal func system_poll_readable(_ fds: [Int32], _ ready: inout [Bool], _ mill
 
 /// posix_spawn(3) of `/bin/sh -c command` in a process group of its own, its
 /// standard output on `output`, every signal at its default and none blocked
-/// (an ignored SIGPIPE would outlive exec): the pid, or -1 with errno.
+/// (an ignored SIGPIPE would outlive exec), and no descriptor past standard
+/// error: one a library opened without close-on-exec (a socket, a pipe to
+/// another child) would otherwise live as long as the camera does, and keep
+/// its other end from ever seeing an end. The pid, or -1 with errno.
 internal func system_spawn_shell(_ command: String, output: Int32) -> Int32 {
     var actions = posix_spawn_file_actions_t()
     var attributes = posix_spawnattr_t()
@@ -524,6 +527,7 @@ internal func system_spawn_shell(_ command: String, output: Int32) -> Int32 {
     sigfillset(&all)
     sigemptyset(&none)
     var rc = posix_spawn_file_actions_adddup2(&actions, output, 1)
+    if rc == 0 { rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3) }
     if rc == 0 { rc = posix_spawnattr_setsigdefault(&attributes, &all) }
     if rc == 0 { rc = posix_spawnattr_setsigmask(&attributes, &none) }
     if rc == 0 { rc = posix_spawnattr_setpgroup(&attributes, 0) }
