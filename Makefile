@@ -230,6 +230,10 @@ endif
 # through this Makefile and installs with PREFIX=/usr. The .deb lands in $(DEB_OUT).
 # Swift is not a Debian package, so it is no Build-Depends: say where it is with SWIFT=.
 DEB_OUT ?= .
+# debhelper works inside debian/, so two package builds in one tree at once mix their files
+# (the arm64 stage packs while the VM's deb-test does): each holds this lock while it packs.
+# scripts/cross takes it outside the arm64 root and passes DEB_LOCK= to the make inside.
+DEB_LOCK ?= .build/deb.lock
 # `make deb ARCH=arm64 SUITE=bookworm|trixie` on an x86_64 Debian machine: the arm64 package
 # for that Raspberry Pi OS, cross-built by scripts/cross (docs/packaging.md, "The arm64
 # packages"), in $(DEB_OUT)/SUITE/. Without ARCH, or with this machine's, the native build below.
@@ -249,8 +253,8 @@ else
 deb:
 	@v=$$(dpkg-parsechangelog -SVersion); [ "$$v" = "$(VERSION)" ] || { \
 		echo "deb: debian/changelog says $$v, the program says $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
-	mkdir -p $(DEB_OUT)
-	STUDIO_BODY_DEB_OUT="$(abspath $(DEB_OUT))" SWIFT="$(SWIFT)" dpkg-buildpackage --build=binary --no-sign \
+	mkdir -p $(DEB_OUT) $(if $(DEB_LOCK),$(dir $(DEB_LOCK)))
+	STUDIO_BODY_DEB_OUT="$(abspath $(DEB_OUT))" SWIFT="$(SWIFT)" $(if $(DEB_LOCK),flock $(DEB_LOCK)) dpkg-buildpackage --build=binary --no-sign \
 		--buildinfo-option=-u$(abspath $(DEB_OUT)) --changes-option=-u$(abspath $(DEB_OUT)) \
 		--buildinfo-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).buildinfo \
 		--changes-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes
