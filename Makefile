@@ -254,9 +254,10 @@ deb:
 	@v=$$(dpkg-parsechangelog -SVersion); [ "$$v" = "$(VERSION)" ] || { \
 		echo "deb: debian/changelog says $$v, the program says $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
 	mkdir -p $(DEB_OUT) $(if $(DEB_LOCK),$(dir $(DEB_LOCK)))
-	STUDIO_BODY_DEB_OUT="$(abspath $(DEB_OUT))" SWIFT="$(SWIFT)" $(if $(DEB_LOCK),flock $(DEB_LOCK)) dpkg-buildpackage --build=binary --no-sign \
+	STUDIO_BODY_DEB_OUT="$(abspath $(DEB_OUT))" SWIFT="$(SWIFT)" $(if $(DEB_LOCK),flock -w 1200 -E 75 $(DEB_LOCK)) dpkg-buildpackage --build=binary --no-sign \
 		--buildinfo-option=-u$(abspath $(DEB_OUT)) --changes-option=-u$(abspath $(DEB_OUT)) \
 		--buildinfo-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).buildinfo \
-		--changes-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes
+		--changes-file=$(abspath $(DEB_OUT))/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).changes; \
+	rc=$$?; [ $$rc -ne 75 ] || echo "deb: another package build held $(DEB_LOCK) for 20 minutes (an arm64 packing under qemu-user?)" >&2; exit $$rc
 	@echo "deb: built $(DEB_OUT)/studio-body_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH).deb"
 endif

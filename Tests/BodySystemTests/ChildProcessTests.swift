@@ -45,13 +45,16 @@ struct ChildProcessTests {
         var ends: [Int32] = [0, 0]
         #expect(Glibc.pipe(&ends) == 0)   // no O_CLOEXEC, as a library's might be
         let out = try FileDescriptor.pipe()
-        let child = try ChildProcess.spawnShell("exec sleep 30", output: out.write)
+        let child = try ChildProcess.spawnShell("echo started; exec sleep 30", output: out.write)
         try out.write.close()
         defer { _ = child.end(grace: 1); try? out.read.close(); close(ends[0]) }
+        // The shell speaks after the spawn's actions ran (under qemu-user a spawn returns
+        // before the child has run them).
+        #expect(try FileDescriptor.waitReadable([out.read], seconds: 60) == [true])
         close(ends[1])
         // Its end is seen at once: no other holder of the write end (the sleep) keeps it open.
         var ready = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
-        #expect(poll(&ready, 1, 5000) == 1, "the camera's command kept a descriptor it was never given")
+        #expect(poll(&ready, 1, 10_000) == 1, "the camera's command kept a descriptor it was never given")
         var byte: UInt8 = 0
         if ready.revents != 0 { #expect(read(ends[0], &byte, 1) == 0) }
     }

@@ -83,7 +83,7 @@ public final class BodyRun: @unchecked Sendable {
     }
 
     deinit {
-        if process.ending == nil { process.terminate(); process.waitForExit() }
+        if process.processIdentifier > 0, process.ending == nil { process.terminate(); process.waitForExit() }
         try? FileManager.default.removeItem(at: dir)
     }
 

@@ -20,6 +20,8 @@ extension Process {
     /// that one lives: CI once waited 65 s on a body that had died. `waitid`
     /// with WNOWAIT reads the end and leaves the process for Foundation to reap.
     public var ending: ProcessEnd? {
+        // Never started (run() threw): no end, and Foundation's termination fields would trap.
+        guard processIdentifier > 0 else { return nil }
         if !isRunning { return ProcessEnd(exited: terminationReason == .exit, code: terminationStatus) }
         var info = siginfo_t()
         // ECHILD: Foundation reaped it between the two looks; isRunning turns false next.

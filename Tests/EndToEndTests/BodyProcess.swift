@@ -187,10 +187,23 @@ final class BodyProcess: @unchecked Sendable {
         return (end.exited, end.code)
     }
 
-    /// Its end as the kernel says (`Process.ending`), looked at every 10 ms.
+    /// Its end as the kernel says (`Process.ending`), looked at every 10 ms;
+    /// a body still running 60 s on is killed (SIGKILL), and one that outlives
+    /// that by 5 s is a failure, so no test waits for ever.
     private func ended() async -> ProcessEnd {
+        let killAt = monotonicNow() + 60
+        var killed = false
         while true {
             if let end = process.ending { return end }
+            let now = monotonicNow()
+            if !killed, now >= killAt {
+                Issue.record("studio-body (pid \(process.processIdentifier)) still ran 60 s after the signal: killed")
+                kill(process.processIdentifier, SIGKILL)
+                killed = true
+            } else if killed, now >= killAt + 5 {
+                Issue.record("studio-body (pid \(process.processIdentifier)) still ran 5 s after SIGKILL")
+                return ProcessEnd(exited: false, code: SIGKILL)
+            }
             await pause(0.01)
         }
     }
