@@ -41,6 +41,7 @@ import argparse
 import os
 import re
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -152,8 +153,14 @@ def paired_wrk(procs, ports, seconds, connections, path="/status", script=None, 
 
 
 def serve(argv, port):
+    # Another program on the port would answer in its place and be measured.
+    with socket.socket() as s:
+        if s.connect_ex(("127.0.0.1", port)) == 0:
+            raise RuntimeError(f"port {port} is taken by another program (a benchmark left running?); not starting {argv[0]}")
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(100):
+        if proc.poll() is not None:
+            raise RuntimeError(f"{argv[0]} ended (exit {proc.returncode}) before it answered on port {port}")
         try:
             req = urllib.request.Request(f"http://127.0.0.1:{port}/status", headers={"Authorization": f"Bearer {TOKEN}"})
             return proc, len(urllib.request.urlopen(req, timeout=2).read())

@@ -25,8 +25,10 @@
  *     and an arming while asked keeps the blink;
  *   - with --lamp none the button is a simulated line, as on the body's sim
  *     board: POST /sim/press?presses=N&gap=S schedules its edges on a timerfd
- *     (down at each press, up 0.1 s later), and a read says the level of the
- *     last edge whose time has come (bench/alloc.py).
+ *     (down at each press, up 0.2 s later, as SimBoard.pressLength), a read
+ *     says the level of the last edge whose time has come, and the request is
+ *     answered once its last press has landed (its release's window over), as
+ *     the body's AgentHTTP.simPress answers (bench/alloc.py).
  *
  * cc -O2 -o reference reference.c $(pkg-config --cflags --libs libmicrohttpd libgpiod)
  * reference --port P --token-file F --lamp GPIO17 --button GPIO23 [--armed GPIO27] --status-bytes N
@@ -73,7 +75,8 @@ static struct sim_edge sim_due[MAX_SIM_EDGES];
 static int sim_count, sim_down, sim_fd = -1;
 static double sim_presses_end;
 
-struct waiter { struct MHD_Connection *c; double deadline; int live; };
+/* A suspended request: a waiting /ears, or a /sim/press (sim) until its last press lands. */
+struct waiter { struct MHD_Connection *c; double deadline; int live, sim; };
 static struct waiter waiters[MAX_WAITERS];
 
 /* Per request: its POST body and whether its wait ran out or was answered. */
@@ -162,8 +165,22 @@ static void sim_set(int down, double at) {
     sim_arm();
 }
 
-/* POST /sim/press?presses=N&gap=S: as the body's AgentHTTP.simPress. */
-static enum MHD_Result sim_press(struct MHD_Connection *c) {
+/* Suspends c until `at` (sim) or a fired press (not sim); 0 when every slot is taken. */
+static int wait_for(struct MHD_Connection *c, struct req *r, double at, int sim) {
+    for (int i = 0; i < MAX_WAITERS; i++)
+        if (!waiters[i].live) {
+            waiters[i] = (struct waiter){c, at, 1, sim};
+            r->woken = 1; /* the next call after the resume answers */
+            MHD_suspend_connection(c);
+            return 1;
+        }
+    return 0;
+}
+
+/* POST /sim/press?presses=N&gap=S: as the body's AgentHTTP.simPress, answered
+ * once the last release's 10 ms window is over. */
+static enum MHD_Result sim_press(struct MHD_Connection *c, struct req *r) {
+    if (r->woken) return answer(c, 200, "{\"pressed\":\"onair\"}", 19);
     const char *p = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "presses");
     const char *g = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "gap");
     int presses = p ? atoi(p) : 1;
@@ -171,13 +188,14 @@ static enum MHD_Result sim_press(struct MHD_Connection *c) {
     if (presses < 1 || presses > 10 || gap < 0.05 || gap > 10)
         return answer(c, 400, "{\"error\":\"presses must be 1 to 10 and gap 0.05 to 10 seconds\"}", 61);
     double t = now(), start = t > sim_presses_end + 0.05 ? t : sim_presses_end + 0.05;
-    double held = gap / 2 < 0.1 ? gap / 2 : 0.1;
+    double held = gap / 2 < 0.2 ? gap / 2 : 0.2;
     sim_presses_end = start + (presses - 1) * gap + held;
     for (int i = 0; i < presses; i++) {
         sim_set(1, start + i * gap);
         sim_set(0, start + i * gap + held);
     }
-    return answer(c, 200, "{\"pressed\":\"onair\"}", 19);
+    if (wait_for(c, r, sim_presses_end + 0.010, 1)) return MHD_YES;
+    return answer(c, 503, "{\"error\":\"busy\"}", 16);
 }
 
 static enum MHD_Result ears_answer(struct MHD_Connection *c, uint64_t after) {
@@ -206,7 +224,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *c, const char
         return answer(c, 401, "{\"error\":\"no token\"}", 20);
     if (!strcmp(url, "/status")) return status(c);
     if (!strcmp(url, "/metrics")) return metrics(c);
-    if (!strcmp(url, "/sim/press") && !strcmp(method, "POST") && sim_fd >= 0) return sim_press(c);
+    if (!strcmp(url, "/sim/press") && !strcmp(method, "POST") && sim_fd >= 0) return sim_press(c, r);
     if (!strcmp(url, "/face") && !strcmp(method, "POST")) {
         asking_ends();
         const char *on = strstr(r->body, "\"on\"");
@@ -225,13 +243,7 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *c, const char
         uint64_t after = a ? strtoull(a, NULL, 10) : 0;
         double wait = w ? atof(w) : 0;
         if ((fired_item > after) || wait <= 0 || r->woken) return ears_answer(c, after);
-        for (int i = 0; i < MAX_WAITERS; i++)
-            if (!waiters[i].live) {
-                waiters[i] = (struct waiter){c, now() + wait, 1};
-                r->woken = 1; /* the next call after the resume answers */
-                MHD_suspend_connection(c);
-                return MHD_YES;
-            }
+        if (wait_for(c, r, now() + wait, 0)) return MHD_YES;
         return answer(c, 503, "{\"error\":\"busy\"}", 16);
     }
     return answer(c, 404, "{\"error\":\"no route\"}", 20);
@@ -242,10 +254,11 @@ static void completed_cb(void *cls, struct MHD_Connection *c, void **ctx, enum M
     free(*ctx); *ctx = NULL;
 }
 
+/* all_due_only: every waiter whose time has come; else every /ears waiter (a press fired). */
 static void wake_waiters(int all_due_only) {
     double t = now();
     for (int i = 0; i < MAX_WAITERS; i++)
-        if (waiters[i].live && (!all_due_only || waiters[i].deadline <= t)) {
+        if (waiters[i].live && (all_due_only ? waiters[i].deadline <= t : !waiters[i].sim)) {
             waiters[i].live = 0;
             MHD_resume_connection(waiters[i].c);
         }
