@@ -64,8 +64,13 @@ let package = Package(
         .testTarget(name: "BodyCoreTests", dependencies: ["BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodySystemTests", dependencies: ["BodySystem", "BodyTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem", "BodyTestSupport"]),
-        // The agent built in the process on a fake board, a fake HTTP server and a manual clock, turned by hand.
-        .testTarget(name: "AgentTests", dependencies: ["BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodySystem", "BodyTestSupport"]),
+        // The agent built in the process on a fake board, a fake HTTP server and a manual clock, turned by
+        // hand: no socket, thread or sleep. The harness is a module of its own (built with testing, as
+        // every debug build is) so the one suite on libmicrohttpd's real sockets can share it from its own target.
+        .target(name: "AgentHarness", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodyHTTP", "BodySystem"],
+                path: "Tests/AgentHarness"),
+        .testTarget(name: "AgentTests", dependencies: ["AgentHarness", "BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodySystem", "BodyTestSupport"]),
+        .testTarget(name: "LibmicrohttpdAgentTests", dependencies: ["AgentHarness", "BodyAgent", "BodyCore"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
         .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),

@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 @testable import BodyCore
 import BodyHardware
 import BodySystem

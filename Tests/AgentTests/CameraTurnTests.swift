@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 
 /// The preview's own events in the agent's turns, with a Pi camera's feeder
 /// played by the test (`[camera] wake`, `FakeFeeder`) and no camera node: the

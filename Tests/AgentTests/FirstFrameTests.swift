@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 
 /// `GET /preview.jpg` while the eyes are open and the camera has given no
 /// whole frame: it waits for the first, and a wait that runs out is a 503 in

@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 import BodyCore
 
 /// The outlook the agent keeps between turns (Turn.swift, issue 21): a turn

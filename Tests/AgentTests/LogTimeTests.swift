@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 import BodyCore
 
 /// The page's log lines carry the agent's clock, as everything else a turn did:

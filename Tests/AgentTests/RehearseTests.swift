@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 import BodyCore
 
 /// The start's rehearsal (Rehearse.swift): paid in the process, seen nowhere.

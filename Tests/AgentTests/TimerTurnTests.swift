@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 import BodyCore
 
 /// The agent's own timers beside the rules' (the page's spacing and

@@ -1,6 +1,7 @@
 import Testing
 import Glibc
 @testable import BodyAgent
+@testable import AgentHarness
 import BodyCore
 
 /// The order of a turn, read from what the agent did, in order.

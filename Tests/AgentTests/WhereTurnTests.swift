@@ -1,5 +1,6 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
 import BodyCore
 
 /// `GET /where` in the agent's turns: gpsd's reports, gpsd gone and the

@@ -69,7 +69,8 @@ final class FakeBoard: Board {
 enum RigServer {
     /// The fake (FakeServer.swift): requests handed in, answers read back, no socket.
     case fake
-    /// libmicrohttpd on a loopback port, for what only it does; clients are `SocketClient`s.
+    /// libmicrohttpd on a loopback port, for what only it does
+    /// (`Tests/LibmicrohttpdAgentTests`, on real sockets; never in `AgentTests`).
     case libmicrohttpd
 }
 
@@ -136,17 +137,6 @@ final class AgentRig {
             if deeds.count == before { return }
         }
         throw RunawayTimer(at: clock.mono)
-    }
-
-    /// For a client of libmicrohttpd on a loopback socket (the one peer here
-    /// on a real socket), whose bytes may take a moment: runs what is ready
-    /// until `done`, up to 200 passes 1 ms apart.
-    func wait(until done: () -> Bool) throws {
-        for _ in 0..<200 {
-            try settle()
-            if done() { return }
-            usleep(1000)
-        }
     }
 
     /// A client of the fake server.

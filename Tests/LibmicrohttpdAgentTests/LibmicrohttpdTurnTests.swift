@@ -1,5 +1,7 @@
 import Testing
 @testable import BodyAgent
+@testable import AgentHarness
+import Glibc
 import BodyCore
 
 /// What only libmicrohttpd itself can show (the rest of the agent's tests run
@@ -34,5 +36,17 @@ struct LibmicrohttpdTurnTests {
         #expect(got.status == 200)
         #expect(got.body.contains(#""kind":"onair""#))
         #expect(!rig.deeds.contains(.turn("the server's timeout")), "\(rig.turns.map { $0.first! })")
+    }
+}
+
+extension AgentRig {
+    /// For a client of libmicrohttpd on a loopback socket, whose bytes may
+    /// take a moment: runs what is ready until `done`, up to 200 passes 1 ms apart.
+    func wait(until done: () -> Bool) throws {
+        for _ in 0..<200 {
+            try settle()
+            if done() { return }
+            usleep(1000)
+        }
     }
 }
