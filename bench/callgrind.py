@@ -8,8 +8,9 @@ the counters are dumped (`callgrind_control -d`).
 
   status   GET /status                                            20 warm-up, then N
   face     POST /face, {"onair":{"on":...,"phase":"live"}} on and off in turn   20, N
-  press    POST /sim/press?button=kill&presses=2&gap=0.45 and the waiting
-           GET /ears?after=N&wait=4, then 0.15 s for the release  3, N rounds;
+  press    GET /ears?after=N&wait=4 parked on a second connection, POST
+           /sim/press?button=kill&presses=2&gap=0.45 (answered once it has landed),
+           the poll's answer, then 0.15 s                           3, N rounds;
            the kill is settled by a push of {"eyes":{"red":false}} that IS
            counted for both (about one push's worth: host-status.py leaves it out)
 
@@ -42,7 +43,7 @@ TOKEN = "callgrind-token-0123456789abcdef"
 def run_ops(conn, who, op, n, nxt=None):
     """Runs n operations; returns how many two-presses asked nothing, and the
     outbox's next sequence number (a press round's `after`)."""
-    lost = 0
+    lost, poll = 0, None
     if op == "press" and nxt is None:
         # Outside the count: the lamp off and the outbox's place, before the warm-up.
         conn.ask("POST", "/face", b'{"onair":{"on":false}}')
@@ -53,13 +54,18 @@ def run_ops(conn, who, op, n, nxt=None):
         elif op == "face":
             conn.ask("POST", "/face", b'{"onair":{"on":%s,"phase":"live"}}' % (b"true" if i % 2 else b"false"))
         else:
+            # The poll parked on its own connection, as Oriel's (bench/alloc.py's round).
+            poll = poll or Connection(conn.sock.getpeername()[1], conn.token)
+            poll.send("GET", f"/ears?after={nxt}&wait=4")
             conn.ask("POST", "/sim/press?button=kill&presses=2&gap=0.45")
-            got = conn.ask("GET", f"/ears?after={nxt}&wait=4")
+            got = poll.answer("GET", "/ears")
             time.sleep(0.15)
             lost += b'"items":[]' in got
             nxt = int(re.search(rb'"next":(\d+)', got).group(1))
             conn.ask("POST", "/face", b'{"eyes":{"red":false}}')  # both stop their asking blink
             time.sleep(0.02)
+    if poll:
+        poll.close()
     return lost, nxt
 
 

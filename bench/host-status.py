@@ -17,8 +17,10 @@ board), N rounds, both programs started afresh a round. Not a test.
           GET /ears?after=N&wait=4 its confirming second press answers, through each
           program's simulated line (edges on a timerfd, a read of the line at the
           10 ms window's end). A two-press takes real time, so this is CPU per round,
-          not per request: rounds on one kept-alive connection a program, each from
-          the press until the last edge (the second release) is settled, so a round
+          not per request: rounds on two kept-alive connections a program (the poll
+          parked on one, as Oriel's is, the press on the other; both programs answer
+          the press once its last release is settled), each from the poll's request
+          until SETTLE after the press's answer, so a round
           holds both requests, the four edges, their four confirmations and whatever
           else the program did meanwhile (--presses rounds after 2 to warm up); its CPU
           a second while idle is printed beside it. CPU from each thread's
@@ -58,8 +60,9 @@ TOKEN = "bench-token-0123456789abcdef"
 PATHS = ["status", "push", "press"]
 FACES = ['{"onair":{"on":true,"phase":"live"}}', '{"onair":{"on":false,"phase":"live"}}']
 GAP = 0.45
-# After /ears is answered (the second press confirmed), its release comes at
-# down + 0.1 s and is confirmed 10 ms later: wait past both before the round ends.
+# A round ends this long after the press's answer (which comes once its last
+# release is confirmed), in both programs' asking blink: the round's shape
+# since it ended 0.15 s past the release.
 SETTLE = 0.15
 IDLE = 2.0
 
@@ -178,7 +181,7 @@ class Presser:
     """One program's two-press rounds on one kept-alive connection (see press above)."""
 
     def __init__(self, proc, port):
-        self.proc, self.conn = proc, Connection(port, TOKEN)
+        self.proc, self.conn, self.poll = proc, Connection(port, TOKEN), Connection(port, TOKEN)
         self.conn.ask("POST", "/face", b'{"onair":{"on":false}}')  # the lamp off, as after a push path's run
         self.next = next_item(self.conn.ask("GET", "/ears?wait=0"))
         self.tids, self.lost = None, 0
@@ -195,8 +198,11 @@ class Presser:
         loop lost is made again."""
         while True:
             before, t0 = threads_cpu(self.proc.pid), time.monotonic()
+            # Oriel's poll waits on its own connection (alloc.py's round); the
+            # press is answered once it has landed, after the fire.
+            self.poll.send("GET", f"/ears?after={self.next}&wait=4")
             self.conn.ask("POST", f"/sim/press?button=kill&presses=2&gap={GAP}")
-            got = self.conn.ask("GET", f"/ears?after={self.next}&wait=4")
+            got = self.poll.answer("GET", "/ears")
             time.sleep(SETTLE)
             after, t1 = threads_cpu(self.proc.pid), time.monotonic()
             if b'"items":[]' not in got:
@@ -240,6 +246,7 @@ def paired_press_rounds(procs, ports, rounds, warm=2):
                 wall[k].append(secs)
     for x in pressers.values():
         x.conn.close()
+        x.poll.close()
     return per, {k: x.lost for k, x in pressers.items()}, idle, {k: sum(v) / len(v) for k, v in wall.items()}
 
 

@@ -187,6 +187,9 @@ static enum MHD_Result sim_press(struct MHD_Connection *c, struct req *r) {
     double gap = g ? atof(g) : 0.6;
     if (presses < 1 || presses > 10 || gap < 0.05 || gap > 10)
         return answer(c, 400, "{\"error\":\"presses must be 1 to 10 and gap 0.05 to 10 seconds\"}", 61);
+    int free_slot = 0;
+    for (int i = 0; i < MAX_WAITERS && !free_slot; i++) free_slot = !waiters[i].live;
+    if (!free_slot) return answer(c, 503, "{\"error\":\"busy\"}", 16);  /* refused whole: no press made */
     double t = now(), start = t > sim_presses_end + 0.05 ? t : sim_presses_end + 0.05;
     double held = gap / 2 < 0.2 ? gap / 2 : 0.2;
     sim_presses_end = start + (presses - 1) * gap + held;
@@ -194,8 +197,8 @@ static enum MHD_Result sim_press(struct MHD_Connection *c, struct req *r) {
         sim_set(1, start + i * gap);
         sim_set(0, start + i * gap + held);
     }
-    if (wait_for(c, r, sim_presses_end + 0.010, 1)) return MHD_YES;
-    return answer(c, 503, "{\"error\":\"busy\"}", 16);
+    wait_for(c, r, sim_presses_end + 0.010, 1);  /* a slot is free: looked for above */
+    return MHD_YES;
 }
 
 static enum MHD_Result ears_answer(struct MHD_Connection *c, uint64_t after) {
@@ -402,7 +405,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "reference: listening on %s\n", port);
 
     while (!stop) {
-        /* The nearest of MHD's own timeout and the waiting /ears deadlines. */
+        /* The nearest of MHD's own timeout and the waiters' deadlines (/ears, /sim/press). */
         int timeout = -1;
         MHD_UNSIGNED_LONG_LONG mhd;
         if (MHD_get_timeout(d, &mhd) == MHD_YES) timeout = mhd > 60000 ? 60000 : (int)mhd;
