@@ -281,8 +281,17 @@ def two_press(chip, body):
     check(body.status()["onair"]["value"] == "armed" and body.ears() == [],
           "a graze 0.27 s after the first touch: still armed, nothing in /ears")
     time.sleep(0.3)
-    press(chip, "GPIO23")
-    items = wait_for(body.ears, 3)
+
+    def second_press():
+        # A press the body read too late to judge (a VM stall) is noise and the
+        # arming stands (5 s): pressed again. One it judged is not made again.
+        late = body.late()
+        press(chip, "GPIO23")
+        got = wait_for(body.ears, 1.5)
+        if not got:
+            late_windows(body, late)
+        return got
+    items = trying("a deliberate second press", second_press)
     check(len(items) == 1 and items[0].get("kind") == "onair" and items[0].get("on") is True,
           f"a deliberate second press: /ears has one onair request with on=true ({items})")
     check(body.status()["onair"]["value"] == "asking", "after the request: /status says asking")
