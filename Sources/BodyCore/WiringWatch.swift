@@ -67,14 +67,14 @@ public struct WiringWatch: Equatable, Sendable {
     /// One kernel edge: its line, then whatever the button's rule said.
     public mutating func edge(_ edge: ButtonEdge) -> [Step] {
         guard var c = contacts[edge.button], let button = button(edge.button) else { return [] }
-        let before = c.bounces
+        let before = c.bounces, lateBefore = c.late
         let events = c.edge(pressed: edge.pressed, at: edge.at)
         contacts[edge.button] = c
         let bounce = c.bounces > before
         let what = bounce ? "bounce" : c.confirms ? "opens the \(Self.ms(c.debounce)) window" : "no window (debounce 0 ms)"
         var steps: [Step] = [.say(Self.row(edge.at, button, "edge \(edge.pressed ? "down" : "up"), \(what)"))]
         // A window that ended before this edge is settled first, with its own bounces.
-        steps += said(events, of: button, at: edge.at)
+        steps += said(events, of: button, at: edge.at, late: c.late > lateBefore)
         if !bounce { bouncesBefore[edge.button] = c.bounces }
         return steps
     }
@@ -115,7 +115,9 @@ public struct WiringWatch: Equatable, Sendable {
     }
 
     /// What the rule said, in the watcher's words; `.readLevel` passed on.
-    private mutating func said(_ events: [Contact.Event], of button: Button, at now: Double) -> [Step] {
+    /// `late`: the window was never read (the line moved again first), so
+    /// its verdict says that, not what the line did.
+    private mutating func said(_ events: [Contact.Event], of button: Button, at now: Double, late: Bool = false) -> [Step] {
         var steps: [Step] = []
         let c = contacts[button.role]
         let bounces = (c?.bounces ?? 0) - (bouncesBefore[button.role] ?? 0)
@@ -128,7 +130,9 @@ public struct WiringWatch: Equatable, Sendable {
                 let why = c?.confirms == true ? "still down at the window's end, \(within)" : "no window: every edge counts"
                 steps.append(.say(Self.row(now, button, "verdict: press at \(Self.stamp(at)) (\(why))")))
             case .noise(let at):
-                let why = c?.isDown == true
+                let why = late
+                    ? "\(Self.lateWords): if it was a press, press again"
+                    : c?.isDown == true
                     ? "a blip up while held down, back down by the window's end; the press goes on"
                     : "back at rest by the window's end, \(within): a blip, not a press"
                 steps.append(.say(Self.row(now, button, "verdict: noise at \(Self.stamp(at)) (\(why))")))
@@ -136,13 +140,17 @@ public struct WiringWatch: Equatable, Sendable {
                 steps.append(.say(Self.row(now, button, "verdict: held since \(Self.stamp(since)) (down \(Int(Contact.heldAfter)) s: "
                     + "stuck, or a broken normally-closed wire; no press until released)")))
             case .release(let at, let wasHeld):
-                steps.append(.say(Self.row(now, button, "release at \(Self.stamp(at))\(wasHeld ? " (after being held)" : "")")))
+                let why = late ? " (\(Self.lateWords))" : wasHeld ? " (after being held)" : ""
+                steps.append(.say(Self.row(now, button, "release at \(Self.stamp(at))\(why)")))
             }
         }
         return steps
     }
 
     private func button(_ role: ButtonRole) -> Button? { buttons.first { $0.role == role } }
+
+    /// Contact.late in words: the body would count the same window late.
+    static let lateWords = "read too late to judge (the machine was busy): the line moved again before the window's end was read, so it ends at rest"
 }
 
 // MARK: Keys

@@ -61,15 +61,35 @@ struct WiringWatchTests {
         #expect(w.contacts[.onair]?.isDown == false && w.contacts[.onair]?.blips == 1)
     }
 
-    @Test("a window whose reading came late ends at rest: noise before the next edge's window")
+    @Test("a window whose reading came late ends at rest, and says it was read too late, not that it was a blip")
     func lateWindow() {
         var w = board()
         _ = w.edge(edge(100))
         #expect(words(w.edge(edge(100.050))) == [
             "edge down, opens the 10 ms window",
-            "verdict: noise at 100.000000 (back at rest by the window's end, no bounce: a blip, not a press)",
+            "verdict: noise at 100.000000 (read too late to judge (the machine was busy): the line moved again "
+                + "before the window's end was read, so it ends at rest: if it was a press, press again)",
         ])
+        #expect(w.contacts[.onair]?.late == 1)
         #expect(w.nextDeadline() == 100.060)
+        // The next window, read in time, is judged on the line again.
+        _ = w.tick(at: 100.060)
+        #expect(words(w.level(.onair, pressed: true, at: 100.060)) == ["verdict: press at 100.050000 (still down at the window's end, no bounce)"])
+    }
+
+    @Test("a release window read late ends at rest too, and says so")
+    func lateRelease() {
+        var w = board()
+        _ = w.edge(edge(100))
+        _ = w.tick(at: 100.010)
+        _ = w.level(.onair, pressed: true, at: 100.010)
+        _ = w.edge(edge(100.300, down: false))
+        #expect(words(w.edge(edge(100.400, down: false))) == [
+            "edge up, opens the 10 ms window",
+            "release at 100.300000 (read too late to judge (the machine was busy): the line moved again "
+                + "before the window's end was read, so it ends at rest)",
+        ])
+        #expect(w.contacts[.onair]?.isDown == false && w.contacts[.onair]?.late == 1)
     }
 
     @Test("down for 10 s: held, once; the release says it had been held")

@@ -1040,13 +1040,27 @@ def watch_with(chip, body, binary):
     def count(words):
         return sum(1 for row in screen().splitlines() if "onair" in row and words in row)
 
-    press(chip, "GPIO23")
-    check(wait_for(lambda: count("verdict: press at") == 1 and count("release at") == 1, 3),
+    # A press the watch read too late to judge (a VM stall: it says so, as
+    # the body counts `late`) is pressed again; any other answer is judged.
+    def downs():
+        return [row for row in screen().splitlines() if "GPIO23" in row and " edge down, opens the 10 ms window" in row]
+
+    def watched_press():
+        presses, releases, lates = count("verdict: press at"), count("release at"), count("read too late to judge")
+        before = len(downs())
+        press(chip, "GPIO23")
+        wait_for(lambda: (count("verdict: press at") > presses and count("release at") > releases)
+                 or count("read too late to judge") > lates, 3)
+        if count("verdict: press at") == presses and count("read too late to judge") > lates:
+            raise Spoiled("watch read the press's window too late to judge")
+        return presses, releases, before
+    presses, releases, before = trying("watch's press", watched_press)
+    check(wait_for(lambda: count("verdict: press at") == presses + 1 and count("release at") == releases + 1, 3),
           "watch: a pull on the button's line shows as its edges, the verdict press, and the release")
-    edges = [row for row in screen().splitlines() if "GPIO23" in row and " edge down, opens the 10 ms window" in row]
-    stamp = float(edges[0].split()[0]) if edges else 0.0
-    check(len(edges) == 1 and 0 < stamp <= time.clock_gettime(time.CLOCK_MONOTONIC),
-          f"watch: the edge line carries its kernel timestamp on CLOCK_MONOTONIC ({edges})")
+    edges = downs()
+    stamp = float(edges[-1].split()[0]) if edges else 0.0
+    check(len(edges) == before + 1 and 0 < stamp <= time.clock_gettime(time.CLOCK_MONOTONIC),
+          f"watch: the edge line carries its kernel timestamp on CLOCK_MONOTONIC ({edges[-1:]})")
 
     # A blip of 20 us: noise. A VM stall can hold it down past the window (a
     # press for real, as far as the kernel says); such a try is tried again.
@@ -1062,6 +1076,20 @@ def watch_with(chip, body, binary):
     noise = count("verdict: noise at") - before
     check(noise >= 1 and count("verdict: press at") == presses,
           f"watch: a 20 us blip (down at most {lasted * 1000:.2f} ms) shows as noise, not a press (+{noise} noise)")
+
+    # The stall made on purpose: watch stopped through a whole press reads
+    # its down and up edges together, and says it read the window too late,
+    # not that a blip came or a press was made.
+    pid = subprocess.run(["pgrep", "-f", f"^{binary} watch --config"], capture_output=True, text=True).stdout.split()
+    presses, lates = count("verdict: press at"), count("read too late to judge")
+    if pid:
+        os.kill(int(pid[0]), signal.SIGSTOP)
+        try:
+            press(chip, "GPIO23")
+        finally:
+            os.kill(int(pid[0]), signal.SIGCONT)
+    check(bool(pid) and wait_for(lambda: count("read too late to judge") > lates, 3) and count("verdict: press at") == presses,
+          f"watch: a press while watch was stopped (SIGSTOP) says it was read too late to judge, and is no press (pid {pid})")
 
     tmux("send-keys", "-t", "watch", "q")
     check(wait_for(lambda: "watch-exit=0" in screen(), 5) and "q: every output dark, every line released" in screen(),
