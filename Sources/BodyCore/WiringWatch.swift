@@ -140,7 +140,12 @@ public struct WiringWatch: Equatable, Sendable {
                 steps.append(.say(Self.row(now, button, "verdict: held since \(Self.stamp(since)) (down \(Int(Contact.heldAfter)) s: "
                     + "stuck, or a broken normally-closed wire; no press until released)")))
             case .release(let at, let wasHeld):
-                let why = late ? " (\(Self.lateWords))" : wasHeld ? " (after being held)" : ""
+                let why = switch (late, wasHeld) {
+                case (true, true): " (after being held; \(Self.lateWords))"
+                case (true, false): " (\(Self.lateWords))"
+                case (false, true): " (after being held)"
+                case (false, false): ""
+                }
                 steps.append(.say(Self.row(now, button, "release at \(Self.stamp(at))\(why)")))
             }
         }

@@ -92,6 +92,21 @@ struct WiringWatchTests {
         #expect(w.contacts[.onair]?.isDown == false && w.contacts[.onair]?.late == 1)
     }
 
+    @Test("a held button's release read late says both: it had been held, and it was read too late")
+    func lateReleaseAfterHeld() {
+        var w = board()
+        _ = w.edge(edge(100))
+        _ = w.tick(at: 100.010)
+        _ = w.level(.onair, pressed: true, at: 100.010)
+        _ = w.tick(at: 110.010)
+        _ = w.level(.onair, pressed: true, at: 110.010)
+        #expect(w.contacts[.onair]?.isHeld == true)
+        _ = w.edge(edge(111, down: false))
+        #expect(words(w.edge(edge(111.100, down: false))).last
+            == "release at 111.000000 (after being held; read too late to judge (the machine was busy): the line moved again "
+                + "before the window's end was read, so it ends at rest)")
+    }
+
     @Test("down for 10 s: held, once; the release says it had been held")
     func held() {
         var w = board()

@@ -1080,7 +1080,9 @@ def watch_with(chip, body, binary):
     # The stall made on purpose: watch stopped through a whole press reads
     # its down and up edges together, and says it read the window too late,
     # not that a blip came or a press was made.
-    pid = subprocess.run(["pgrep", "-f", f"^{binary} watch --config"], capture_output=True, text=True).stdout.split()
+    # The pane's shell runs watch as its child: that child, not another watch.
+    shell = tmux("display-message", "-p", "-t", "watch", "#{pane_pid}").stdout.strip()
+    pid = subprocess.run(["pgrep", "-P", shell, "-f", " watch --config "], capture_output=True, text=True).stdout.split()
     presses, lates = count("verdict: press at"), count("read too late to judge")
     if pid:
         os.kill(int(pid[0]), signal.SIGSTOP)
