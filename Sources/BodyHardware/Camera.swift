@@ -99,7 +99,7 @@ public final class Camera {
             throw CameraError(.failed, "camera: cannot read a frame from \(path): the driver returned buffer \(frame.index) of \(buffers.count)")
         }
         let buffer = buffers[Int(frame.index)]
-        let got: CameraFrame
+        var got: CameraFrame
         if frame.flags & CameraCalls.flagError != 0 {
             got = .bad("a frame the driver marked as damaged")
         } else if let encoder {
@@ -124,6 +124,14 @@ public final class Camera {
             } else {
                 got = .bad("a frame of \(copy.count) bytes that is not a whole JPEG")
             }
+        }
+        // A v4l2loopback writer (the Pi camera's feeder) refills a buffer a
+        // reader fell behind on, even while it is read: a frame read from a
+        // buffer that holds another by now may be torn, whatever it looked
+        // like. Asked after the bytes were read; a query that fails keeps it.
+        if frame.flags & CameraCalls.flagError == 0, frame.bytesUsed > 0 || encoder != nil,
+           let now = try? calls.sequence(fd, frame.index), now != frame.sequence {
+            got = .bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)")
         }
         try CameraError.attempt("queue a buffer on", path, streaming: true) { () throws(Errno) in
             try calls.queue(fd, frame.index)

@@ -28,6 +28,7 @@ struct CameraCalls: Sendable {
         var index: UInt32
         var bytesUsed: UInt32
         var flags: UInt32
+        var sequence: UInt32 = 0
     }
 
     /// Read-write and non-blocking. The C function is `cv4l2_open`.
@@ -45,6 +46,9 @@ struct CameraCalls: Sendable {
     var queue: @Sendable (_ fd: FileDescriptor, _ index: UInt32) throws(Errno) -> Void
     /// One filled buffer; nil when none is ready (EAGAIN).
     var dequeue: @Sendable (_ fd: FileDescriptor) throws(Errno) -> Dequeued?
+    /// The sequence number of the frame a buffer holds now: a dequeued buffer
+    /// keeps its own on a camera, but a v4l2loopback writer can refill it.
+    var sequence: @Sendable (_ fd: FileDescriptor, _ index: UInt32) throws(Errno) -> UInt32
     var streamOn: @Sendable (_ fd: FileDescriptor) throws(Errno) -> Void
     var streamOff: @Sendable (_ fd: FileDescriptor) throws(Errno) -> Void
     /// Write-only and blocking, for a loopback writer. The C function is `cv4l2_open_output`.
@@ -108,7 +112,12 @@ struct CameraCalls: Sendable {
             var frame = cv4l2_frame()
             let done = try valueOrNilIfWouldBlock(valueOrNegativeErrno { cv4l2_dqbuf(fd.rawValue, &frame) }).get()
             if done == nil { return nil }
-            return Dequeued(index: frame.index, bytesUsed: frame.bytesused, flags: frame.flags)
+            return Dequeued(index: frame.index, bytesUsed: frame.bytesused, flags: frame.flags, sequence: frame.sequence)
+        },
+        sequence: { fd, index throws(Errno) in
+            var sequence: UInt32 = 0
+            _ = try valueOrNegativeErrno { cv4l2_buffer_sequence(fd.rawValue, index, &sequence) }.get()
+            return sequence
         },
         streamOn: { fd throws(Errno) in _ = try valueOrNegativeErrno { cv4l2_streamon(fd.rawValue) }.get() },
         streamOff: { fd throws(Errno) in _ = try valueOrNegativeErrno { cv4l2_streamoff(fd.rawValue) }.get() },

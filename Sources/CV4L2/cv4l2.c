@@ -142,6 +142,19 @@ int cv4l2_dqbuf(int fd, cv4l2_frame *frame) {
     frame->index = buf.index;
     frame->bytesused = buf.bytesused;
     frame->flags = buf.flags;
+    frame->sequence = buf.sequence;
+    return 0;
+}
+
+int cv4l2_buffer_sequence(int fd, uint32_t index, uint32_t *sequence) {
+    struct v4l2_buffer buf;
+    memset(&buf, 0, sizeof buf);
+    buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    buf.memory = V4L2_MEMORY_MMAP;
+    buf.index = index;
+    int rc = cv4l2_xioctl(fd, VIDIOC_QUERYBUF, &buf);
+    if (rc < 0) return rc;
+    *sequence = buf.sequence;
     return 0;
 }
 

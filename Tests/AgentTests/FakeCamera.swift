@@ -61,6 +61,8 @@ final class FakeCamera: @unchecked Sendable {
                 }
                 return self.ready.removeFirst()
             },
+            // A camera's dequeued buffer keeps its frame: every sequence is 0.
+            sequence: { _, _ in 0 },
             streamOn: { _ in },
             streamOff: { _ in },
             openOutput: { _ throws(Errno) in throw Errno.invalidArgument },

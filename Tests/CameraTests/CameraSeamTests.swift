@@ -108,6 +108,24 @@ struct CameraSeamTests {
         #expect(try camera.readFrame() == .jpeg(jpeg))
     }
 
+    @Test("a frame whose buffer a loopback writer refilled while it was read is bad (it may be torn); the next is whole; a failed query keeps the frame")
+    func refilledWhileRead() throws {
+        let device = FakeDevice()
+        device.state.withLock { $0.formats = [CameraCalls.mjpeg] }
+        let camera = try open(device)
+        let jpeg = try YUYVEncoder(width: 64, height: 48).encode(rampFrame(width: 64, height: 48))
+        device.produce(jpeg)
+        device.state.withLock { $0.refillNext = true }
+        #expect(try camera.readFrame() == .bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)"))
+        #expect(device.state.withLock { $0.queued.count } == 4)
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+        #expect(device.log.filter { $0 == "querybuf sequence" }.count == 2)
+        device.fail("querybuf sequence", errno: EINVAL)
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+    }
+
     @Test("a YUYV frame too short to encode is one bad frame, not the end of the capture")
     func shortYUYV() throws {
         let device = FakeDevice()

@@ -19,6 +19,10 @@ final class FakeDevice: @unchecked Sendable {
         var output = FileDescriptor(rawValue: 7)
         /// The format a loopback node settles on; nil takes what was asked.
         var outputFourcc: UInt32?
+        /// Frames made so far: each dequeued frame's sequence number.
+        var made: UInt32 = 0
+        /// A loopback writer refills the next frame's buffer while it is read.
+        var refillNext = false
     }
 
     let state = Confined(State())
@@ -86,7 +90,15 @@ final class FakeDevice: @unchecked Sendable {
                 return self.state.withLock { s in
                     guard !s.ready.isEmpty else { return nil }
                     let f = s.ready.removeFirst()
-                    return .init(index: f.index, bytesUsed: UInt32(f.bytes.count), flags: f.flags)
+                    s.made += 1
+                    return .init(index: f.index, bytesUsed: UInt32(f.bytes.count), flags: f.flags, sequence: s.made)
+                }
+            },
+            sequence: { _, _ throws(Errno) in
+                try self.record("querybuf sequence")
+                return self.state.withLock { s in
+                    defer { s.refillNext = false }
+                    return s.refillNext ? s.made + 1 : s.made
                 }
             },
             streamOn: { _ throws(Errno) in try self.record("streamon") },

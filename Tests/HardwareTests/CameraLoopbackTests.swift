@@ -1,8 +1,16 @@
 import Foundation
 import Glibc
 import Testing
-import BodyHardware
+@testable import BodyHardware
+import BodySystem
 import BodyTestSupport
+import Synchronization
+
+/// How many dequeues still stall, shared with the seam's @Sendable closures.
+private final class Stalls: Sendable {
+    let left: Atomic<Int>
+    init(_ n: Int) { left = Atomic(n) }
+}
 
 /// v4l2loopback fed with JPEG frames by Tests/hil/jpeg-feeder: an MJPEG
 /// camera, whose frames pass through untouched.
@@ -58,6 +66,52 @@ struct CameraLoopbackTests {
         #expect(strangers.isEmpty, "\(strangers.count) of \(frames.count) frames were not ones fed (sizes \(strangers.prefix(5)))")
         cam.close()
         #expect(!CameraHIL.holds(CameraHIL.loopback))
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    @Test("a reader that stalls between dequeue and copy (the feeder refills the buffer) gets a bad frame in words, not a torn one; read in time, frames are whole")
+    func refilledWhileRead() throws {
+        let (dir, fed) = try fixtures()
+        let feeder = Process()
+        feeder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        feeder.arguments = [Repository.url("Tests/hil/jpeg-feeder").path, CameraHIL.loopback, "640", "480", "15"]
+            + (0..<fed.count).map { "\(dir)/\($0).jpg" }
+        try feeder.run()
+        defer { kill(feeder.processIdentifier, SIGKILL); feeder.waitForExit() }
+
+        // The kernel's own calls; the first three dequeues then stall 300 ms
+        // (four frames at 15 fps: v4l2loopback's two buffers both refilled),
+        // where a busy computer stalls.
+        let stalls = Stalls(3)
+        var calls = CameraCalls.live
+        let dequeue = calls.dequeue
+        calls.dequeue = { fd throws(Errno) in
+            let got = try dequeue(fd)
+            if got != nil, stalls.left.subtract(1, ordering: .relaxed).oldValue > 0 { usleep(300_000) }
+            return got
+        }
+        var camera: Camera? = nil
+        let deadline = CameraHIL.now() + 10
+        while camera == nil && CameraHIL.now() < deadline {
+            camera = try? Camera.open(path: CameraHIL.loopback, width: 640, height: 480, fps: 15, calls: calls)
+            if camera == nil { usleep(100_000) }
+        }
+        let cam = try #require(camera, "no capture on \(CameraHIL.loopback)")
+        defer { cam.close() }
+
+        var read: [CameraFrame] = []
+        let until = CameraHIL.now() + 10
+        while read.count < 13 && CameraHIL.now() < until {
+            var pfd = pollfd(fd: cam.descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pfd, 1, 1000)
+            if pfd.revents != 0, let frame = try cam.readFrame() { read.append(frame) }
+        }
+        let overwritten = CameraFrame.bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)")
+        print("refilled while read: \(read.map { $0 == overwritten ? "overwritten" : $0.jpeg.map { "\($0.count) bytes" } ?? "\($0)" })")
+        #expect(read.count == 13)
+        #expect(read.prefix(3).allSatisfy { $0 == overwritten }, "the stalled reads: \(read.prefix(3))")
+        let after = read.dropFirst(3)
+        #expect(after.allSatisfy { $0.jpeg.map(fed.contains) == true }, "a frame read in time was not a whole one fed")
         try? FileManager.default.removeItem(atPath: dir)
     }
 }

@@ -28,6 +28,7 @@ typedef struct {
     uint32_t index;
     uint32_t bytesused;
     uint32_t flags;
+    uint32_t sequence;
 } cv4l2_frame;
 
 /// ioctl; 0 or -errno (-EINTR too: the caller retries).
@@ -54,6 +55,9 @@ int cv4l2_munmap(void *start, uint32_t length);
 int cv4l2_qbuf(int fd, uint32_t index);
 /// VIDIOC_DQBUF; -EAGAIN when no buffer is ready.
 int cv4l2_dqbuf(int fd, cv4l2_frame *frame);
+/// VIDIOC_QUERYBUF: the sequence number of the frame buffer `index` holds now
+/// (a v4l2loopback writer may refill a buffer a reader has dequeued).
+int cv4l2_buffer_sequence(int fd, uint32_t index, uint32_t *sequence);
 int cv4l2_streamon(int fd);
 int cv4l2_streamoff(int fd);
 
