@@ -96,13 +96,18 @@ int cv4l2_reqbufs(int fd, uint32_t count, uint32_t *granted) {
     return 0;
 }
 
+/* One capture mmap buffer's ioctl (QUERYBUF, QBUF, DQBUF) into `buf`. */
+static int capture_buffer(int fd, unsigned long request, uint32_t index, struct v4l2_buffer *buf) {
+    memset(buf, 0, sizeof *buf);
+    buf->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+    buf->memory = V4L2_MEMORY_MMAP;
+    buf->index = index;
+    return cv4l2_xioctl(fd, request, buf);
+}
+
 int cv4l2_querybuf(int fd, uint32_t index, uint32_t *offset, uint32_t *length) {
     struct v4l2_buffer buf;
-    memset(&buf, 0, sizeof buf);
-    buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buf.memory = V4L2_MEMORY_MMAP;
-    buf.index = index;
-    int rc = cv4l2_xioctl(fd, VIDIOC_QUERYBUF, &buf);
+    int rc = capture_buffer(fd, VIDIOC_QUERYBUF, index, &buf);
     if (rc < 0) return rc;
     *offset = buf.m.offset;
     *length = buf.length;
@@ -125,19 +130,12 @@ int cv4l2_munmap(void *start, uint32_t length) {
 
 int cv4l2_qbuf(int fd, uint32_t index) {
     struct v4l2_buffer buf;
-    memset(&buf, 0, sizeof buf);
-    buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buf.memory = V4L2_MEMORY_MMAP;
-    buf.index = index;
-    return cv4l2_xioctl(fd, VIDIOC_QBUF, &buf);
+    return capture_buffer(fd, VIDIOC_QBUF, index, &buf);
 }
 
 int cv4l2_dqbuf(int fd, cv4l2_frame *frame) {
     struct v4l2_buffer buf;
-    memset(&buf, 0, sizeof buf);
-    buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buf.memory = V4L2_MEMORY_MMAP;
-    int rc = cv4l2_xioctl(fd, VIDIOC_DQBUF, &buf);
+    int rc = capture_buffer(fd, VIDIOC_DQBUF, 0, &buf);
     if (rc < 0) return rc;
     frame->index = buf.index;
     frame->bytesused = buf.bytesused;
@@ -148,11 +146,7 @@ int cv4l2_dqbuf(int fd, cv4l2_frame *frame) {
 
 int cv4l2_buffer_sequence(int fd, uint32_t index, uint32_t *sequence) {
     struct v4l2_buffer buf;
-    memset(&buf, 0, sizeof buf);
-    buf.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-    buf.memory = V4L2_MEMORY_MMAP;
-    buf.index = index;
-    int rc = cv4l2_xioctl(fd, VIDIOC_QUERYBUF, &buf);
+    int rc = capture_buffer(fd, VIDIOC_QUERYBUF, index, &buf);
     if (rc < 0) return rc;
     *sequence = buf.sequence;
     return 0;
