@@ -126,6 +126,21 @@ struct CameraSeamTests {
         #expect(try camera.readFrame() == .jpeg(jpeg))
     }
 
+    @Test("a YUYV frame whose buffer was refilled while it was read is bad too, encoded here or by a worker")
+    func refilledYUYV() throws {
+        let device = FakeDevice()
+        let camera = try open(device)
+        let overwritten = CameraFrame.bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)")
+        device.produce(rampFrame(width: 64, height: 48))
+        device.state.withLock { $0.refillNext = true }
+        #expect(try camera.readFrame() == overwritten)
+        device.produce(rampFrame(width: 64, height: 48))
+        device.state.withLock { $0.refillNext = true }
+        #expect(try camera.readRaw() == overwritten)
+        device.produce(rampFrame(width: 64, height: 48))
+        #expect(try camera.readRaw() == .yuyv(rampFrame(width: 64, height: 48)))
+    }
+
     @Test("a YUYV frame too short to encode is one bad frame, not the end of the capture")
     func shortYUYV() throws {
         let device = FakeDevice()
