@@ -12,7 +12,6 @@ out and sees the preview stop by itself."""
 
 import json
 import os
-import subprocess
 import sys
 import time
 import urllib.request
@@ -44,7 +43,7 @@ def call(body, method, path, doc=None):
 def main():
     oriel_now = time.time()   # Oriel's clock: true time, as the guest booted with it
     mono_at = time.monotonic()
-    subprocess.run(["date", "-s", "@%.3f" % (oriel_now - 7200)], check=True, stdout=subprocess.DEVNULL)
+    time.clock_settime(time.CLOCK_REALTIME, oriel_now - 7200)
     # Plain HTTP, stated (tls = no): this is about the clock; HTTPS with the body's own
     # pinned key is deb-test's to prove in the VM.
     body = SimBody(TOKEN, "[body]\ntls = no\nname = studio\nlisten = 127.0.0.1:0\ntoken-file = %(token_file)s\n"
@@ -53,19 +52,26 @@ def main():
     try:
         call(body, "POST", "/face", {"eyes": {"open": False}})
         oriel = oriel_now + time.monotonic() - mono_at
+        # The body's five minutes start while the push is served: between `opened` and `posted`.
+        # Each reading is judged against the times around its own call, so a stall of the
+        # busy VM widens the bounds and cannot fail the check.
         opened = time.monotonic()
         eyes = call(body, "POST", "/face", {"eyes": {"open": True, "until": oriel + 600,
                                                      "why": "Dad's tap on the studio body"}})["eyes"]
+        posted = time.monotonic()
         check(eyes["preview"] == "running", "a tap opens the preview: %s" % eyes["preview_why"])
         stops_in = eyes["preview_stops_in"]
-        check(stops_in is not None and 295 <= stops_in <= 300,
-              "it says the body stops it in five minutes, not at until: %s s" % stops_in)
+        check(stops_in is not None and 300 - (posted - opened) - 0.1 <= stops_in <= 300,
+              "it says the body stops it in five minutes, not at until: %s s (the push took %.1f s)"
+              % (stops_in, posted - opened))
         time.sleep(5)
+        asked = time.monotonic()
         eyes = call(body, "GET", "/status")["eyes"]
-        elapsed = time.monotonic() - opened
-        check(eyes["preview"] == "running" and eyes["preview_stops_in"] is not None
-              and abs(eyes["preview_stops_in"] - (300 - elapsed)) < 2,
-              "%.1f s later it counts down on the monotonic clock: %s s" % (elapsed, eyes["preview_stops_in"]))
+        answered = time.monotonic()
+        stops_in = eyes["preview_stops_in"]
+        check(eyes["preview"] == "running" and stops_in is not None
+              and 300 - (answered - opened) - 0.1 <= stops_in <= 300 - (asked - posted) + 0.1,
+              "%.1f s later it counts down on the monotonic clock: %s s" % (answered - opened, stops_in))
         if os.environ.get("CLOCK_EYES_FULL") == "1":
             # Just before five minutes it still runs; then it stops by itself, with Oriel silent.
             time.sleep(max(0, opened + 295 - time.monotonic()))
@@ -86,7 +92,7 @@ def main():
         if failed:
             print("body log:\n" + body.log[-3000:])
         body.stop()
-        subprocess.run(["date", "-s", "@%.3f" % (oriel_now + time.monotonic() - mono_at)], stdout=subprocess.DEVNULL)
+        time.clock_settime(time.CLOCK_REALTIME, oriel_now + time.monotonic() - mono_at)
     print("clock eyes: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
