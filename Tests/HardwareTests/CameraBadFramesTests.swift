@@ -50,8 +50,10 @@ struct CameraBadFramesTests {
         let body = try CameraBody(camera: CameraHIL.loopback, size: "640x480", fps: 15)
         // With exclusive_caps the node offers capture only once the feeder writes: retry the opening.
         var running = false
+        var opened = CameraHIL.now()
         for _ in 0..<20 where !running {
             try body.push(open: false)
+            opened = CameraHIL.now()
             try body.push(open: true, why: "Dad's tap on the studio body", until: Date().timeIntervalSince1970 + 120)
             running = (try body.status()["eyes"] as? [String: Any])?["preview"] as? String == "running"
             if !running { usleep(300_000) }
@@ -60,17 +62,26 @@ struct CameraBadFramesTests {
 
         let client = try CameraHTTPClient(port: body.port, path: "/preview", token: body.token)
         #expect(try client.head().status == 200)
-        var parts: [(at: Double, jpeg: [UInt8])] = []
+        // Ten seconds of parts, judged only when the VM did not stand still for more than a
+        // second of them (StallMeter): a gap's slack over a bad run's 2 s is 1.5 s. Every
+        // part of every try must be a whole frame fed.
         var ended = false
-        let start = CameraHIL.now()
-        while CameraHIL.now() - start < 10 && !ended {
-            switch try client.nextPart(within: 5) {
-            case .jpeg(let j): parts.append((CameraHIL.now() - start, j))
-            case .end: ended = true
-            case .notYet: break
+        var every: [[UInt8]] = []
+        let measured = try StallMeter.unspoiled("bad frames", tries: 4, allowed: 1.0) { () throws -> [(at: Double, jpeg: [UInt8])] in
+            var parts: [(at: Double, jpeg: [UInt8])] = []
+            let start = CameraHIL.now()
+            while CameraHIL.now() - start < 10 && !ended {
+                switch try client.nextPart(within: 5) {
+                case .jpeg(let j): parts.append((CameraHIL.now() - start, j))
+                case .end: ended = true
+                case .notYet: break
+                }
             }
+            every += parts.map(\.jpeg)
+            return parts
         }
-        let strangers = parts.filter { !good.contains($0.jpeg) }.map(\.jpeg.count)
+        let parts = try #require(measured, "every try's 10 s was spoiled by the VM's stalls (see above)")
+        let strangers = every.filter { !good.contains($0) }.map(\.count)
         let gaps = zip(parts.dropFirst(), parts).map { $0.at - $1.at }
         print("bad frames: \(parts.count) parts in 10 s, the longest gap \(gaps.max() ?? 0) s; the feeder \(feeder.ending.map { "ended: \($0)" } ?? "runs")")
         if parts.count < 12 {
@@ -94,11 +105,19 @@ struct CameraBadFramesTests {
         #expect(try body.get("/preview.jpg").status == 200)
 
         // In words, once a run (not once a frame: 30 bad frames a round).
+        // The feeder's round is 2.53 s with one run of 30 bad frames: one line a run over the
+        // time the camera ran, not one a frame. A frame the loopback's writer overwrote while
+        // a stalled body read it (docs/eyes.md) is a run of its own, counted apart.
         let lines = body.log.split(separator: "\n").filter { $0.contains("eyes: camera ") }
+        let ran = CameraHIL.now() - opened
         for l in lines { print("bad frames: log: \(l)") }
-        let began = lines.filter { $0.contains("the preview goes on with the last whole frame") }.count
+        let beginning = lines.filter { $0.contains("the preview goes on with the last whole frame") }
+        let began = beginning.count
+        let overwritten = beginning.filter { $0.contains("overwrote") }.count
+        let rounds = Int((ran / 2.53).rounded(.up))
         let over = lines.filter { $0.contains("delivers whole frames again, after") }.count
-        #expect(began >= 3 && began <= 6, "\(began) runs of bad frames said in 10 s")
+        #expect(began >= 3 && began - overwritten <= rounds + 1,
+                "\(began) runs of bad frames said (\(overwritten) of an overwritten frame) in \(Int(ran)) s, \(rounds) of the feeder's rounds")
         #expect(over >= began - 1 && over <= began, "\(over) ends of \(began) runs said")
         #expect(lines.contains { $0.contains("not a whole JPEG") })
         try? FileManager.default.removeItem(atPath: (files[0] as NSString).deletingLastPathComponent)
