@@ -72,7 +72,8 @@ class Gpsd:
                 subprocess.run([sys.executable, os.path.join(HERE, "nmea.py")] + nmea_args, stdout=out, check=True)
             self._spawn(["/usr/bin/gpsfake", "-c", "0.2", "-P", "PORT", "-D", "3", nmea])
             try:
-                wait_for(lambda: "adding /dev/" in self.log, 20, "gpsfake adding its receiver")
+                # 45 s: under TCG on a busy host two Python starts (nmea.py, gpsfake) take seconds.
+                wait_for(lambda: "adding /dev/" in self.log, 45, "gpsfake adding its receiver")
                 return
             except RuntimeError:
                 # Keep the directory: the next try writes its receiver log there.

@@ -66,6 +66,27 @@ static struct gpiod_line_request *request(struct gpiod_chip *chip, unsigned int 
 	return req;
 }
 
+/* Reads the edges that come: the first within `first_ns`, the rest until none comes
+ * for 300 ms. Returns how many; `falling` (if given) counts the falling ones. The
+ * buffer holds the last read's events. */
+static int edges(struct gpiod_line_request *req, struct gpiod_edge_event_buffer *buf,
+		 int64_t first_ns, int *falling)
+{
+	int total = 0;
+	if (falling)
+		*falling = 0;
+	for (int64_t wait = first_ns; gpiod_line_request_wait_edge_events(req, wait) > 0; wait = 300000000LL) {
+		int n = gpiod_line_request_read_edge_events(req, buf, 16);
+		if (n <= 0)
+			break;
+		for (int i = 0; falling && i < n; i++)
+			*falling += gpiod_edge_event_get_event_type(gpiod_edge_event_buffer_get_event(buf, i)) ==
+				    GPIOD_EDGE_EVENT_FALLING_EDGE;
+		total += n;
+	}
+	return total;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 6) {
@@ -108,9 +129,8 @@ int main(int argc, char **argv)
 	uint64_t t0 = mono_ns();
 	sim_pull(argv[5], "pull-up");
 	uint64_t t1 = mono_ns();
-	int n = 0;
-	if (gpiod_line_request_wait_edge_events(req, 2000000000LL) > 0)
-		n = gpiod_line_request_read_edge_events(req, buf, 16);
+	/* Seconds, not milliseconds: a busy TCG guest runs the debounce's work late. */
+	int n = edges(req, buf, 5000000000LL, NULL);
 	struct gpiod_edge_event *e = n > 0 ? gpiod_edge_event_buffer_get_event(buf, 0) : NULL;
 	check(n == 1 && gpiod_edge_event_get_event_type(e) == GPIOD_EDGE_EVENT_RISING_EDGE,
 	      "one rising edge", n);
@@ -123,22 +143,26 @@ int main(int argc, char **argv)
 		      (long long)gpiod_edge_event_get_line_seqno(e));
 	}
 
-	/* Bounce: three changes inside the debounce settle as one falling edge. */
-	t0 = mono_ns();
-	sim_pull(argv[5], "pull-down");
-	sim_pull(argv[5], "pull-up");
-	sim_pull(argv[5], "pull-down");
-	t1 = mono_ns();
-	check(t1 - t0 < 50000000u, "three pulls written within 50 ms (ns)", (long long)(t1 - t0));
-	int total = 0, falling = 0;
-	while (gpiod_line_request_wait_edge_events(req, 300000000LL) > 0) {
-		n = gpiod_line_request_read_edge_events(req, buf, 16);
-		for (int i = 0; i < n; i++) {
-			total++;
-			e = gpiod_edge_event_buffer_get_event(buf, i);
-			falling += gpiod_edge_event_get_event_type(e) == GPIOD_EDGE_EVENT_FALLING_EDGE;
-		}
+	/* Bounce: three changes inside the debounce settle as one falling edge. A try whose
+	 * writes the guest stalled past the debounce is no bounce: it is said, the line
+	 * is pulled up again, and the bounce is tried again (ten tries at most). */
+	int total = 0, falling = 0, tries = 0;
+	for (;;) {
+		tries++;
+		t0 = mono_ns();
+		sim_pull(argv[5], "pull-down");
+		sim_pull(argv[5], "pull-up");
+		sim_pull(argv[5], "pull-down");
+		t1 = mono_ns();
+		total = edges(req, buf, 5000000000LL, &falling);
+		if (t1 - t0 < 50000000u || tries == 10)
+			break;
+		printf("libgpiod %s: bounce try %d spoiled: three pulls took %.2f ms (the VM stalled), again\n",
+		       gpiod_api_version(), tries, (t1 - t0) / 1e6);
+		sim_pull(argv[5], "pull-up");
+		edges(req, buf, 5000000000LL, NULL);
 	}
+	check(t1 - t0 < 50000000u, "three pulls written within 50 ms, in a try not stalled (ns)", (long long)(t1 - t0));
 	check(total == 1 && falling == 1, "bounce within debounce gives one falling edge", total);
 
 	gpiod_edge_event_buffer_free(buf);
