@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 import Glibc
 
 /// How long the VM stood still while a rate was measured. Under TCG on a
@@ -13,28 +14,35 @@ final class StallMeter: @unchecked Sendable {
     private let lock = NSLock()
     private var stalled = 0.0
     private var running = true
+    /// Each CPU's thread's last stamp: a gap still open when the meter is read counts too.
+    private var last: [Double]
 
     init() {
         let cpus = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        // From the meter's start, not each thread's: a stall under way as it starts counts.
+        last = Array(repeating: CameraHIL.now(), count: cpus)
+        let started = DispatchSemaphore(value: 0)
         for cpu in 0..<cpus {
             Thread { [self] in
                 StallMeter.pin(to: cpu)
                 // Linux: who 0 is the calling thread alone, not the whole process.
                 _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, -15)
-                var last = CameraHIL.now()
+                started.signal()
                 while true {
                     var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
                     nanosleep(&pause, nil)
                     let t = CameraHIL.now()
                     lock.lock()
-                    if t - last > 0.05 { stalled += t - last }
+                    if t - last[cpu] > 0.05 { stalled += t - last[cpu] }
+                    last[cpu] = t
                     let go = running
                     lock.unlock()
-                    last = t
                     if !go { return }
                 }
             }.start()
         }
+        // Every thread bound to its CPU before the measuring begins.
+        for _ in 0..<cpus { started.wait() }
     }
 
     /// Binds the calling thread to `cpu` (sched_setaffinity with pid 0: this
@@ -53,10 +61,11 @@ final class StallMeter: @unchecked Sendable {
         if status != 0 { print("StallMeter: cannot bind a meter to CPU \(cpu): errno \(errno)") }
     }
 
-    /// Seconds of stall seen so far, summed over the CPUs.
+    /// Seconds of stall seen so far, summed over the CPUs, with the gaps still open.
     var seconds: Double {
+        let now = CameraHIL.now()
         lock.lock(); defer { lock.unlock() }
-        return stalled
+        return stalled + last.map { now - $0 }.filter { $0 > 0.05 }.reduce(0, +)
     }
 
     func stop() {

@@ -50,12 +50,13 @@ def main():
                    "[board]\nfile = sim\n[camera]\ndevice = /dev/video0\nsize = 320x180\nfps = 15\n",
                    prefix="clock-eyes-")
     try:
+        # The body's five minutes start while the push is served: between `opened` and `posted`
+        # (from before the closing push: a turn can serve a request at the moment it began
+        # with). Each reading is judged against the times around its own call, so a stall of
+        # the busy VM widens the bounds and cannot fail the check.
+        opened = time.monotonic()
         call(body, "POST", "/face", {"eyes": {"open": False}})
         oriel = oriel_now + time.monotonic() - mono_at
-        # The body's five minutes start while the push is served: between `opened` and `posted`.
-        # Each reading is judged against the times around its own call, so a stall of the
-        # busy VM widens the bounds and cannot fail the check.
-        opened = time.monotonic()
         eyes = call(body, "POST", "/face", {"eyes": {"open": True, "until": oriel + 600,
                                                      "why": "Dad's tap on the studio body"}})["eyes"]
         posted = time.monotonic()
