@@ -21,6 +21,8 @@ public final class Camera {
     private var buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)]
     private let bytesPerLine: Int
     private let encoder: YUYVEncoder?
+    /// A v4l2loopback node: its writer may refill a buffer while it is read.
+    private let loopback: Bool
 
     public static let bufferCount: UInt32 = 4
 
@@ -51,7 +53,7 @@ public final class Camera {
     }
 
     fileprivate init(path: String, calls: CameraCalls, fd: FileDescriptor, format: CameraCalls.Format, fps: Double,
-                     buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)], encoder: YUYVEncoder?) {
+                     buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)], encoder: YUYVEncoder?, loopback: Bool) {
         self.path = path
         self.calls = calls
         self.fd = fd
@@ -62,6 +64,7 @@ public final class Camera {
         self.buffers = buffers
         self.encoder = encoder
         self.passthrough = encoder == nil
+        self.loopback = loopback
     }
 
     deinit { close() }
@@ -126,17 +129,33 @@ public final class Camera {
             }
         }
         // A v4l2loopback writer (the Pi camera's feeder) refills a buffer a
-        // reader fell behind on, even while it is read: a frame read from a
-        // buffer that holds another by now may be torn, whatever it looked
-        // like. Asked after the bytes were read; a query that fails keeps it.
-        if frame.flags & CameraCalls.flagError == 0, frame.bytesUsed > 0 || encoder != nil,
-           let now = try? calls.sequence(fd, frame.index), now != frame.sequence {
-            got = .bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)")
+        // reader fell behind on, even while it is read: a frame read from such
+        // a buffer may be torn, whatever it looked like.
+        if frame.flags & CameraCalls.flagError == 0, frame.bytesUsed > 0 || encoder != nil, refilled(frame, on: fd) {
+            got = .bad(Camera.overwritten)
         }
         try CameraError.attempt("queue a buffer on", path, streaming: true) { () throws(Errno) in
             try calls.queue(fd, frame.index)
         }
         return got
+    }
+
+    static let overwritten = "a frame the loopback's writer overwrote, or was overwriting, while it was read (this computer fell behind the feeder)"
+
+    /// Whether the buffer `frame` was copied from was, or may be being,
+    /// refilled: asked after the copy. A query that fails keeps the frame.
+    private func refilled(_ frame: CameraCalls.Dequeued, on fd: FileDescriptor) -> Bool {
+        // Its number moved: a refill ended. (A camera's buffer is the reader's
+        // until it is queued again, so its number never moves.)
+        if let now = try? calls.sequence(fd, frame.index), now != frame.sequence { return true }
+        // A refill under way has not moved it yet. v4l2loopback's write() puts
+        // frame p in buffer p % n and numbers it once copied, one frame at a
+        // time, so the next write here (s + n) starts only after s + n - 1 is
+        // numbered in the buffer before this one: until then this one is whole.
+        let n = UInt32(buffers.count)
+        guard loopback, n >= 2, frame.index == frame.sequence % n,
+              let before = try? calls.sequence(fd, (frame.index + n - 1) % n) else { return false }
+        return Int32(bitPattern: before &- frame.sequence) >= Int32(n - 1)
     }
 
     /// Stops streaming, unmaps the buffers, closes the device. Safe twice.
@@ -220,7 +239,8 @@ private struct Opening {
         }
         try CameraError.attempt("start streaming on", path) { () throws(Errno) in try calls.streamOn(fd) }
         streaming = true
-        return Camera(path: path, calls: calls, fd: fd, format: settled, fps: rate, buffers: buffers, encoder: encoder)
+        return Camera(path: path, calls: calls, fd: fd, format: settled, fps: rate, buffers: buffers, encoder: encoder,
+                      loopback: cap.driver == CameraCalls.loopbackDriver)
     }
 
     /// Releases what was taken, in reverse: stream, mappings, buffers, descriptor.

@@ -17,8 +17,11 @@ struct CameraCalls: Sendable {
         var sizeImage: UInt32
     }
 
-    /// What VIDIOC_QUERYCAP says the device can do.
-    struct Capabilities: Sendable, Equatable { var capture, streaming: Bool }
+    /// What VIDIOC_QUERYCAP says the device can do, and its driver's name.
+    struct Capabilities: Sendable, Equatable {
+        var capture, streaming: Bool
+        var driver = ""
+    }
     /// The frame interval the driver agreed to, in seconds: numerator / denominator.
     struct Interval: Sendable, Equatable { var numerator, denominator: UInt32 }
     /// Where one mmap buffer lives.
@@ -62,6 +65,8 @@ struct CameraCalls: Sendable {
     static let mjpeg: UInt32 = CV4L2_FMT_MJPEG
     static let jpeg: UInt32 = CV4L2_FMT_JPEG
     static let yuyv: UInt32 = CV4L2_FMT_YUYV
+    /// VIDIOC_QUERYCAP's driver name of v4l2loopback, whose writer can refill a dequeued buffer.
+    static let loopbackDriver = "v4l2 loopback"
     /// V4L2_BUF_FLAG_ERROR: the driver says the frame is corrupt.
     static let flagError: UInt32 = 0x40
 
@@ -70,8 +75,10 @@ struct CameraCalls: Sendable {
         open: { path throws(Errno) in FileDescriptor(rawValue: try valueOrNegativeErrno { cv4l2_open(path) }.get()) },
         capabilities: { fd throws(Errno) in
             var capture: Int32 = 0, streaming: Int32 = 0
-            _ = try valueOrNegativeErrno { cv4l2_querycap(fd.rawValue, &capture, &streaming, nil, 0) }.get()
-            return Capabilities(capture: capture != 0, streaming: streaming != 0)
+            var driver = [CChar](repeating: 0, count: 17)  // v4l2_capability.driver is 16 bytes
+            _ = try valueOrNegativeErrno { cv4l2_querycap(fd.rawValue, &capture, &streaming, &driver, driver.count) }.get()
+            return Capabilities(capture: capture != 0, streaming: streaming != 0,
+                                driver: String(decoding: driver.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         },
         enumFormat: { fd, index throws(Errno) in
             var fourcc: UInt32 = 0

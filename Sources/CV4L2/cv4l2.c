@@ -18,7 +18,7 @@ int cv4l2_open(const char *path) {
     return fd < 0 ? -errno : fd;
 }
 
-int cv4l2_querycap(int fd, int *capture, int *streaming, char *card, size_t cardlen) {
+int cv4l2_querycap(int fd, int *capture, int *streaming, char *driver, size_t driverlen) {
     struct v4l2_capability cap;
     memset(&cap, 0, sizeof cap);
     int rc = cv4l2_xioctl(fd, VIDIOC_QUERYCAP, &cap);
@@ -26,11 +26,11 @@ int cv4l2_querycap(int fd, int *capture, int *streaming, char *card, size_t card
     uint32_t caps = (cap.capabilities & V4L2_CAP_DEVICE_CAPS) ? cap.device_caps : cap.capabilities;
     *capture = (caps & V4L2_CAP_VIDEO_CAPTURE) != 0;
     *streaming = (caps & V4L2_CAP_STREAMING) != 0;
-    if (cardlen > 0) {
-        size_t n = strnlen((const char *)cap.card, sizeof cap.card);
-        if (n >= cardlen) n = cardlen - 1;
-        memcpy(card, cap.card, n);
-        card[n] = 0;
+    if (driverlen > 0) {
+        size_t n = strnlen((const char *)cap.driver, sizeof cap.driver);
+        if (n >= driverlen) n = driverlen - 1;
+        memcpy(driver, cap.driver, n);
+        driver[n] = 0;
     }
     return 0;
 }

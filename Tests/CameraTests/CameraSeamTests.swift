@@ -116,21 +116,61 @@ struct CameraSeamTests {
         let jpeg = try YUYVEncoder(width: 64, height: 48).encode(rampFrame(width: 64, height: 48))
         device.produce(jpeg)
         device.state.withLock { $0.refillNext = true }
-        #expect(try camera.readFrame() == .bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)"))
+        #expect(try camera.readFrame() == .bad(Camera.overwritten))
         #expect(device.state.withLock { $0.queued.count } == 4)
         device.produce(jpeg)
         #expect(try camera.readFrame() == .jpeg(jpeg))
-        #expect(device.log.filter { $0 == "querybuf sequence" }.count == 2)
-        device.fail("querybuf sequence", errno: EINVAL)
+        // Not a loopback: only the frame's own buffer is asked.
+        #expect(device.log.filter { $0.hasPrefix("querybuf sequence") } == ["querybuf sequence 0", "querybuf sequence 1"])
+        device.fail("querybuf sequence 2", errno: EINVAL)
         device.produce(jpeg)
         #expect(try camera.readFrame() == .jpeg(jpeg))
+    }
+
+    @Test("a loopback frame whose buffer the writer may be refilling (the buffer before it holds frame s + n - 1) is bad; before that it is whole; a camera's other buffers say nothing")
+    func refillUnderWay() throws {
+        let device = FakeDevice()
+        // v4l2loopback's write(): frame p in buffer p % 4, numbered from 0 (made wraps to it).
+        device.state.withLock { $0.formats = [CameraCalls.mjpeg]; $0.driver = "v4l2 loopback"; $0.made = UInt32.max }
+        let camera = try open(device)
+        let jpeg = try YUYVEncoder(width: 64, height: 48).encode(rampFrame(width: 64, height: 48))
+        // Frame 0 in buffer 0; buffer 3 still holds the frame before (-1, across the wrap): whole.
+        device.state.withLock { $0.numbered = [3: UInt32.max] }
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+        #expect(device.log.filter { $0.hasPrefix("querybuf sequence") } == ["querybuf sequence 0", "querybuf sequence 3"])
+        // Frame 1 in buffer 1; buffer 0 holds frame 4 = 1 + 4 - 1: the writer's next is frame 5, here.
+        device.state.withLock { $0.numbered = [0: 4] }
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .bad(Camera.overwritten))
+        // Frame 2 in buffer 2; buffer 1 still holds frame 1 (the writer is behind): whole.
+        device.state.withLock { $0.numbered = [1: 1] }
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+        // One frame short of the threshold (buffer 2 holds 5 = 3 + 4 - 2): still whole.
+        device.state.withLock { $0.numbered = [2: 5] }
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+        // A failed query of the buffer before keeps the frame.
+        device.state.withLock { $0.numbered = [:] }
+        device.fail("querybuf sequence 3", errno: EINVAL)
+        device.produce(jpeg)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+
+        // A camera's buffers are its own until queued: far ahead is nothing to drop for.
+        let uvc = FakeDevice()
+        uvc.state.withLock { $0.formats = [CameraCalls.mjpeg]; $0.driver = "uvcvideo"; $0.made = UInt32.max; $0.numbered = [3: 99] }
+        let cam = try open(uvc)
+        uvc.produce(jpeg)
+        #expect(try cam.readFrame() == .jpeg(jpeg))
+        #expect(uvc.log.filter { $0.hasPrefix("querybuf sequence") } == ["querybuf sequence 0"])
     }
 
     @Test("a YUYV frame whose buffer was refilled while it was read is bad too, encoded here or by a worker")
     func refilledYUYV() throws {
         let device = FakeDevice()
         let camera = try open(device)
-        let overwritten = CameraFrame.bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)")
+        let overwritten = CameraFrame.bad(Camera.overwritten)
         device.produce(rampFrame(width: 64, height: 48))
         device.state.withLock { $0.refillNext = true }
         #expect(try camera.readFrame() == overwritten)

@@ -23,6 +23,10 @@ final class FakeDevice: @unchecked Sendable {
         var made: UInt32 = 0
         /// A loopback writer refills the next frame's buffer while it is read.
         var refillNext = false
+        /// What VIDIOC_QUERYCAP names as the driver ("v4l2 loopback").
+        var driver = "fake"
+        /// The sequence number a buffer holds now, where a test set one.
+        var numbered: [UInt32: UInt32] = [:]
     }
 
     let state = Confined(State())
@@ -56,7 +60,7 @@ final class FakeDevice: @unchecked Sendable {
     var calls: CameraCalls {
         CameraCalls(
             open: { _ throws(Errno) in try self.record("open"); return FileDescriptor(rawValue: 7) },
-            capabilities: { _ throws(Errno) in try self.record("querycap"); return .init(capture: true, streaming: true) },
+            capabilities: { _ throws(Errno) in try self.record("querycap"); return .init(capture: true, streaming: true, driver: self.state.withLock { $0.driver }) },
             enumFormat: { _, index throws(Errno) in
                 let formats = self.state.withLock { $0.formats }
                 guard Int(index) < formats.count else { throw Errno.invalidArgument }
@@ -90,15 +94,16 @@ final class FakeDevice: @unchecked Sendable {
                 return self.state.withLock { s in
                     guard !s.ready.isEmpty else { return nil }
                     let f = s.ready.removeFirst()
-                    s.made += 1
+                    s.made &+= 1
                     return .init(index: f.index, bytesUsed: UInt32(f.bytes.count), flags: f.flags, sequence: s.made)
                 }
             },
-            sequence: { _, _ throws(Errno) in
-                try self.record("querybuf sequence")
+            sequence: { _, index throws(Errno) in
+                try self.record("querybuf sequence \(index)")
                 return self.state.withLock { s in
+                    if let set = s.numbered[index] { return set }
                     defer { s.refillNext = false }
-                    return s.refillNext ? s.made + 1 : s.made
+                    return s.refillNext ? s.made &+ 1 : s.made
                 }
             },
             streamOn: { _ throws(Errno) in try self.record("streamon") },

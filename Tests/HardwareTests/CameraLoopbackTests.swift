@@ -113,7 +113,7 @@ struct CameraLoopbackTests {
             _ = poll(&pfd, 1, 1000)
             if pfd.revents != 0, let frame = try cam.readFrame() { read.append(frame) }
         }
-        let overwritten = CameraFrame.bad("a frame the loopback's writer overwrote while it was read (this computer fell behind the feeder)")
+        let overwritten = CameraFrame.bad(Camera.overwritten)
         print("refilled while read: \(read.map { $0 == overwritten ? "overwritten" : $0.jpeg.map { "\($0.count) bytes" } ?? "\($0)" })")
         #expect(read.count == 13)
         #expect(read.prefix(3).allSatisfy { $0 == overwritten }, "the stalled reads: \(read.prefix(3))")

@@ -36,8 +36,9 @@ int cv4l2_xioctl(int fd, unsigned long request, void *arg);
 
 /// Opens the device read-write, non-blocking, close-on-exec; the fd or -errno.
 int cv4l2_open(const char *path);
-/// VIDIOC_QUERYCAP: whether it captures video and can stream (1/0 each); the card name.
-int cv4l2_querycap(int fd, int *capture, int *streaming, char *card, size_t cardlen);
+/// VIDIOC_QUERYCAP: whether it captures video and can stream (1/0 each); the driver's name
+/// ("uvcvideo", "v4l2 loopback"), cut to `driverlen` with its NUL.
+int cv4l2_querycap(int fd, int *capture, int *streaming, char *driver, size_t driverlen);
 /// VIDIOC_ENUM_FMT for single-planar capture; -EINVAL past the last index.
 int cv4l2_enum_fmt(int fd, uint32_t index, uint32_t *pixelformat);
 /// VIDIOC_S_FMT (progressive); `out` says what the driver chose.
