@@ -21,8 +21,9 @@ public final class Camera {
     private var buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)]
     private let bytesPerLine: Int
     private let encoder: YUYVEncoder?
-    /// A v4l2loopback node: its writer may refill a buffer while it is read.
-    private let loopback: Bool
+    /// On a v4l2loopback node, how many buffers its writer cycles through (the
+    /// distinct mappings: another reader may have lowered it below ours); nil on a camera.
+    private let loopbackRing: UInt32?
 
     public static let bufferCount: UInt32 = 4
 
@@ -53,7 +54,7 @@ public final class Camera {
     }
 
     fileprivate init(path: String, calls: CameraCalls, fd: FileDescriptor, format: CameraCalls.Format, fps: Double,
-                     buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)], encoder: YUYVEncoder?, loopback: Bool) {
+                     buffers: [(pointer: UnsafeMutableRawPointer, length: UInt32)], encoder: YUYVEncoder?, loopbackRing: UInt32?) {
         self.path = path
         self.calls = calls
         self.fd = fd
@@ -64,7 +65,7 @@ public final class Camera {
         self.buffers = buffers
         self.encoder = encoder
         self.passthrough = encoder == nil
-        self.loopback = loopback
+        self.loopbackRing = loopbackRing
     }
 
     deinit { close() }
@@ -152,8 +153,8 @@ public final class Camera {
         // frame p in buffer p % n and numbers it once copied, one frame at a
         // time, so the next write here (s + n) starts only after s + n - 1 is
         // numbered in the buffer before this one: until then this one is whole.
-        let n = UInt32(buffers.count)
-        guard loopback, n >= 2, frame.index == frame.sequence % n,
+        // (With one buffer nothing tells a refill under way: docs/eyes.md.)
+        guard let n = loopbackRing, n >= 2, frame.index == frame.sequence % n,
               let before = try? calls.sequence(fd, (frame.index + n - 1) % n) else { return false }
         return Int32(bitPattern: before &- frame.sequence) >= Int32(n - 1)
     }
@@ -229,10 +230,12 @@ private struct Opening {
         guard granted >= 1 else {
             throw CameraError(.failed, "camera: cannot request mmap buffers on \(path): the driver gave none")
         }
+        var offsets: Set<UInt32> = []
         for index in 0..<granted {
             let place = try CameraError.attempt("query buffer \(index) of", path) { () throws(Errno) in try calls.queryBuffer(fd, index) }
             let pointer = try CameraError.attempt("map buffer \(index) of", path) { () throws(Errno) in try calls.map(fd, place) }
             buffers.append((pointer, place.length))
+            offsets.insert(place.offset)
         }
         for index in 0..<granted {
             try CameraError.attempt("queue buffer \(index) on", path) { () throws(Errno) in try calls.queue(fd, index) }
@@ -240,7 +243,7 @@ private struct Opening {
         try CameraError.attempt("start streaming on", path) { () throws(Errno) in try calls.streamOn(fd) }
         streaming = true
         return Camera(path: path, calls: calls, fd: fd, format: settled, fps: rate, buffers: buffers, encoder: encoder,
-                      loopback: cap.driver == CameraCalls.loopbackDriver)
+                      loopbackRing: cap.driver == CameraCalls.loopbackDriver ? UInt32(offsets.count) : nil)
     }
 
     /// Releases what was taken, in reverse: stream, mappings, buffers, descriptor.

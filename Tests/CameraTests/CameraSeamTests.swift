@@ -151,11 +151,33 @@ struct CameraSeamTests {
         device.state.withLock { $0.numbered = [2: 5] }
         device.produce(jpeg)
         #expect(try camera.readFrame() == .jpeg(jpeg))
-        // A failed query of the buffer before keeps the frame.
-        device.state.withLock { $0.numbered = [:] }
+        // A failed query of the buffer before keeps the frame (it was asked).
+        device.state.withLock { $0.numbered = [:]; $0.log = [] }
         device.fail("querybuf sequence 3", errno: EINVAL)
         device.produce(jpeg)
         #expect(try camera.readFrame() == .jpeg(jpeg))
+        #expect(device.log.filter { $0.hasPrefix("querybuf sequence") } == ["querybuf sequence 0", "querybuf sequence 3"])
+        // A frame not in buffer s % 4 (not write()'s order: frame 5 in buffer 2) asks its own only.
+        device.state.withLock { $0.log = []; $0.numbered = [1: 99] }
+        device.produce(jpeg, at: 2)
+        #expect(try camera.readFrame() == .jpeg(jpeg))
+        #expect(device.log.filter { $0.hasPrefix("querybuf sequence") } == ["querybuf sequence 2"])
+
+        // Across the 32-bit wrap: frame 2^32 - 2 in buffer 2, buffer 1 holds 1 = s + 3 wrapped.
+        let wrap = FakeDevice()
+        wrap.state.withLock { $0.formats = [CameraCalls.mjpeg]; $0.driver = "v4l2 loopback"; $0.made = UInt32.max - 2; $0.numbered = [1: 1] }
+        let wrapped = try open(wrap)
+        wrap.produce(jpeg, at: 2)
+        #expect(try wrapped.readFrame() == .bad(Camera.overwritten))
+
+        // Granted 4, but another reader left the writer cycling 2 (two mappings): frame 3 in
+        // buffer 1 is dropped once buffer 0 holds 4 = 3 + 2 - 1, where 4 buffers would wait for 6.
+        let two = FakeDevice()
+        two.state.withLock { $0.formats = [CameraCalls.mjpeg]; $0.driver = "v4l2 loopback"; $0.made = 2; $0.ring = 2; $0.numbered = [0: 4] }
+        let ringed = try open(two)
+        two.produce(jpeg, at: 1)
+        #expect(try ringed.readFrame() == .bad(Camera.overwritten))
+        #expect(two.log.filter { $0.hasPrefix("querybuf sequence") } == ["querybuf sequence 1", "querybuf sequence 0"])
 
         // A camera's buffers are its own until queued: far ahead is nothing to drop for.
         let uvc = FakeDevice()

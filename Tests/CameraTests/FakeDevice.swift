@@ -27,6 +27,9 @@ final class FakeDevice: @unchecked Sendable {
         var driver = "fake"
         /// The sequence number a buffer holds now, where a test set one.
         var numbered: [UInt32: UInt32] = [:]
+        /// A loopback whose writer cycles fewer buffers than a reader was granted:
+        /// the indexes past it map the same memory again (its QUERYBUF takes index % ring).
+        var ring: UInt32?
     }
 
     let state = Confined(State())
@@ -39,10 +42,10 @@ final class FakeDevice: @unchecked Sendable {
     func fail(_ call: String, errno: Int32) { state.withLock { $0.failing[call] = errno } }
     var log: [String] { state.withLock { $0.log } }
 
-    /// Makes one frame ready in the next queued buffer.
-    func produce(_ bytes: [UInt8], flags: UInt32 = 0) {
+    /// Makes one frame ready in the next queued buffer, or in `at`.
+    func produce(_ bytes: [UInt8], flags: UInt32 = 0, at: UInt32? = nil) {
         state.withLock { s in
-            let index = s.queued.removeFirst()
+            let index = at.map { i in s.queued.remove(at: s.queued.firstIndex(of: i)!) } ?? s.queued.removeFirst()
             s.memory[Int(index)].copyMemory(from: bytes, byteCount: min(bytes.count, Int(FakeDevice.length)))
             s.ready.append((index, bytes, flags))
         }
@@ -76,7 +79,8 @@ final class FakeDevice: @unchecked Sendable {
             requestBuffers: { _, count throws(Errno) in try self.record("reqbufs \(count)"); return count },
             queryBuffer: { _, index throws(Errno) in
                 try self.record("querybuf")
-                return .init(offset: index * 65536, length: FakeDevice.length)
+                let ring = self.state.withLock { $0.ring }
+                return .init(offset: (ring.map { index % $0 } ?? index) * 65536, length: FakeDevice.length)
             },
             map: { _, place throws(Errno) in
                 try self.record("mmap")

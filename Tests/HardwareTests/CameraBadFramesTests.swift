@@ -37,7 +37,7 @@ struct CameraBadFramesTests {
     func badFrames() throws {
         // A fresh v4l2loopback: an earlier suite's feeder leaves its format in the device
         // (seen: MJPG refused). (A stranger of 71,230 bytes once blamed on its last frames
-        // came again after this reload: a torn frame, docs/eyes.md.)
+        // came again after this reload: most likely a torn frame, docs/eyes.md.)
         let reload = try CameraHIL.sh("rmmod v4l2loopback && modprobe v4l2loopback video_nr=42 card_label=hil-loopback exclusive_caps=1 max_buffers=4")
         try #require(reload.status == 0, "cannot reload v4l2loopback: \(reload.output)")
         let (files, good) = try fixtures()

@@ -57,7 +57,7 @@ struct CameraLoopbackTests {
         #expect(cam.format.hasPrefix("MJPEG 640x480 @"))
 
         // Judged only over seconds the VM did not stand still through (StallMeter): a stalled
-        // feeder writes its missed frames back to back, and the two buffers keep one.
+        // feeder writes its missed frames back to back, and the buffers keep only the newest.
         let measured = try StallMeter.unspoiled("v4l2loopback MJPEG 640x480") { try CameraHIL.frames(cam, for: 3) }
         let frames = try #require(measured, "every try's rate was spoiled by the VM's stalls (see above)")
         let rate = CameraHIL.rate(frames)
