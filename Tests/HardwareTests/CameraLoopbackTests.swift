@@ -106,16 +106,18 @@ struct CameraLoopbackTests {
         let cam = try #require(camera, "no capture on \(CameraHIL.loopback)")
         defer { cam.close() }
 
+        // Three stalled reads, then until ten whole frames (a catch-up after a
+        // stall may drop a few more: how many depends on the host, not the code).
         var read: [CameraFrame] = []
         let until = CameraHIL.now() + 45
-        while read.count < 13 && CameraHIL.now() < until {
+        while read.dropFirst(3).compactMap(\.jpeg).count < 10 && read.count < 40 && CameraHIL.now() < until {
             var pfd = pollfd(fd: cam.descriptor?.rawValue ?? -1, events: Int16(POLLIN), revents: 0)
             _ = poll(&pfd, 1, 1000)
             if pfd.revents != 0, let frame = try cam.readFrame() { read.append(frame) }
         }
         let overwritten = CameraFrame.bad(Camera.overwritten)
         print("refilled while read: \(read.map { $0 == overwritten ? "overwritten" : $0.jpeg.map { "\($0.count) bytes" } ?? "\($0)" })")
-        #expect(read.count == 13)
+        #expect(read.count >= 13)
         #expect(read.prefix(3).allSatisfy { $0 == overwritten }, "the stalled reads: \(read.prefix(3))")
         // Read in time, a frame is a whole one fed. The feeder catches up after
         // a stall of its own with frames back to back, which can refill a
@@ -124,7 +126,7 @@ struct CameraLoopbackTests {
         let whole = after.compactMap(\.jpeg)
         #expect(whole.allSatisfy(fed.contains), "a frame read in time was not one fed")
         #expect(after.allSatisfy { $0.jpeg != nil || $0 == overwritten }, "the frames after: \(after.filter { $0.jpeg == nil })")
-        #expect(whole.count >= 8, "\(whole.count) whole frames of 10 read in time")
+        #expect(whole.count >= 10, "\(whole.count) whole frames in \(after.count) reads after the stalls")
         try? FileManager.default.removeItem(atPath: dir)
     }
 }
