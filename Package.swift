@@ -66,11 +66,12 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["BodyAgent", "BodySystem", "BodyTestSupport"]),
         // The agent built in the process on a fake board, a fake HTTP server and a manual clock, turned by
         // hand: no socket, thread or sleep. The harness is a module of its own (built with testing, as
-        // every debug build is) so the one suite on libmicrohttpd's real sockets can share it from its own target.
+        // every debug build is) so the suites on real sockets (libmicrohttpd's, a hello's libcurl) can share
+        // it from a target of their own.
         .target(name: "AgentHarness", dependencies: ["BodyAgent", "BodyConfig", "BodyCore", "BodyHardware", "BodyHTTP", "BodySystem"],
                 path: "Tests/AgentHarness"),
         .testTarget(name: "AgentTests", dependencies: ["AgentHarness", "BodyAgent", "BodyCore", "BodyConfig", "BodyHardware", "BodyHTTP", "BodySystem", "BodyTestSupport"]),
-        .testTarget(name: "LibmicrohttpdAgentTests", dependencies: ["AgentHarness", "BodyAgent", "BodyCore"]),
+        .testTarget(name: "LibmicrohttpdAgentTests", dependencies: ["AgentHarness", "BodyAgent", "BodyCore", "BodyHub", "BodySystem", "BodyTestSupport"]),
         .testTarget(name: "BodyConfigTests", dependencies: ["BodyConfig", "BodyCore", "BodyTestSupport"]),
         .testTarget(name: "BodyHTTPTests", dependencies: ["BodyHTTP", "BodyTLS", "BodyTestSupport"]),
         .testTarget(name: "BodyTLSTests", dependencies: ["BodyTLS", "BodyCore", "BodyTestSupport"]),

@@ -16,19 +16,23 @@ extension Agent {
         let records = Announcement.records(name: setup.config.name, version: setup.version,
                                            protocols: HelloDocument.protocols, boot: boot,
                                            tls: setup.tls.map { "\($0.pin)" })
+        // Weak, as the hello's: Avahi's thread may outlive the agent (a stop that
+        // could not join it in time), and an unowned capture of a freed agent traps.
         let loop = self.loop
         let announcer = AvahiAnnouncer(service: .init(name: setup.config.name, port: port, records: records),
                                        // A turn, as every event: the page hears the line too.
-                                       say: { [unowned self] words, level in
-                                           loop.post { [unowned self] in
+                                       say: { [weak self, loop] words, level in
+                                           loop.post { [weak self] in
+                                               guard let self else { return }
                                                self.turn("Avahi said something") { [unowned self] _ in
                                                    self.say(words, level == .warning ? .warning : .info)
                                                    return []
                                                }
                                            }
                                        },
-                                       host: { [unowned self] name in
-                                           loop.post { [unowned self] in
+                                       host: { [weak self, loop] name in
+                                           loop.post { [weak self] in
+                                               guard let self else { return }
                                                self.turn("Avahi named the host") { [unowned self] _ in
                                                    self.announced(host: name)
                                                    return []

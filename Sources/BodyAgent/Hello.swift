@@ -37,9 +37,12 @@ extension Agent {
         guard let oriel = hello?.oriel else { return }
         let document = HelloBody(name: setup.config.name, url: url, version: setup.version,
                                  protocol: HelloDocument.protocols, boot: boot, tls: setup.tls.map { "\($0.pin)" })
-        let loop = self.loop
-        helloSender.send(url: oriel, token: setup.token, body: BodyJSON.encode(document)) { [unowned self] result in
-            loop.post { [unowned self] in
+        // Weak, not unowned: the sender's thread may finish a transfer after the
+        // agent is gone (a stop with a hello under way), and an unowned capture
+        // of a freed agent traps even in a closure the stopped loop never runs.
+        helloSender.send(url: oriel, token: setup.token, body: BodyJSON.encode(document)) { [weak self, loop] result in
+            loop.post { [weak self] in
+                guard let self else { return }
                 self.turn("the hello came back") { [unowned self] _ in
                     let jitter = Double.random(in: 0..<1)
                     self.helloDeeds {

@@ -99,15 +99,21 @@ case "--config":
     } catch {
         fail(error.description)
     }
-    do {
-        try agent.run()
-        Log().drain(within: 1)
-    } catch {
-        // A loop that cannot go on ends the process with a failure, so
-        // systemd's Restart=on-failure starts the body again.
-        Log()("\(error.description); exiting", .error)
-        Log().drain(within: 1)
-        exit(1)
+    // The agent lives to the process's end and the end is `_exit` (`exit` here):
+    // a hello's transfer may still be under way on the sender's thread, and the
+    // C library's exit handlers would tear libcurl's TLS down under it.
+    withExtendedLifetime(agent) {
+        do throws(AgentError) {
+            try agent.run()
+            Log().drain(within: 1)
+        } catch {
+            // A loop that cannot go on ends the process with a failure, so
+            // systemd's Restart=on-failure starts the body again.
+            Log()("\(error.description); exiting", .error)
+            Log().drain(within: 1)
+            exit(1)
+        }
+        exit(0)
     }
 case "-h", "--help", "help":
     say(usage)
