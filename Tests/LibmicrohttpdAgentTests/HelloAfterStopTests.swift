@@ -24,9 +24,9 @@ struct HelloAfterStopTests {
         try #require(agent == nil, "the agent outlived its rig: the test would not show the case")
         // A second hello, to a closed port, queued behind the held one: its callback
         // runs on the same thread after the first one's, so it says when that ran.
+        // Left open: a callback still to come would write to whatever took the number.
         let after = try FileDescriptor.pipe()
-        defer { try? after.read.close(); try? after.write.close() }
-        sender.send(url: "http://127.0.0.1:\(try oriel.closedPort())/", token: "t", body: []) { _ in
+        sender.send(url: "http://127.0.0.1:\(oriel.closedPort)/", token: "t", body: []) { _ in
             _ = try? after.write.writeAll([1])
         }
         oriel.answer()
@@ -37,7 +37,10 @@ struct HelloAfterStopTests {
 /// Oriel's hello route on a loopback socket, holding its answer until `answer()`.
 private final class HeldOriel: @unchecked Sendable {
     let port: UInt16
+    /// A port bound and never listened on, held while this lives: a connection is refused.
+    let closedPort: UInt16
     private let listener: Int32
+    private let closed: Int32
     private let heard: (read: FileDescriptor, write: FileDescriptor)
     private let go: (read: FileDescriptor, write: FileDescriptor)
 
@@ -45,6 +48,9 @@ private final class HeldOriel: @unchecked Sendable {
         listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0, let bound = bindLoopback(listener, listen: 4) else { throw HeldOrielFailed(what: "bind", errno: errno) }
         port = bound
+        closed = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard closed >= 0, let refusing = bindLoopback(closed) else { throw HeldOrielFailed(what: "bind a closed port", errno: errno) }
+        closedPort = refusing
         heard = try FileDescriptor.pipe()
         go = try FileDescriptor.pipe()
         let (listener, heard, go) = (listener, heard, go)
@@ -68,18 +74,11 @@ private final class HeldOriel: @unchecked Sendable {
     }
 
     // The pipes stay open: the thread may still hold them when the test ends.
-    deinit { close(listener) }
+    deinit { close(listener); close(closed) }
 
     func waitForRequest(within seconds: Double) -> Bool { (try? heard.read.waitReadable(seconds: seconds)) == true }
     func answer() { _ = try? go.write.writeAll([1]) }
 
-    /// A port nothing listens on: bound, never listened.
-    func closedPort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        guard let p = bindLoopback(fd) else { throw HeldOrielFailed(what: "bind a closed port", errno: errno) }
-        return p
-    }
 
     static func whole(_ bytes: [UInt8]) -> Bool {
         let end: [UInt8] = Array("\r\n\r\n".utf8)
