@@ -30,6 +30,8 @@ extension Agent {
             reply.send(earsAnswer(items, at: now))
         case .park(let until):
             park(Poll(reply: reply, after: after, until: until))
+        case .refuse(let words):
+            reply.send(.error(400, words))
         }
     }
 

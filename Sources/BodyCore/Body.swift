@@ -153,12 +153,15 @@ public struct Body: Equatable, Sendable {
         case answer([OutboxItem])
         /// Nothing after N yet: wait until this monotonic time, or an item.
         case park(until: Double)
+        /// A cursor the outbox cannot take (`Outbox.refusal`): 400, in these words.
+        case refuse(String)
     }
 
     /// `GET /ears?after=N&wait=S`: answered now when there is news or no
     /// wait, else parked until `wait` runs out. Either way Oriel was heard
-    /// and everything up to N is acknowledged.
+    /// and everything up to N is acknowledged; a cursor refused changes nothing.
     public mutating func poll(after: UInt64, wait: Double, at now: Moment) -> PollVerdict {
+        if let why = outbox.refusal(after: after) { return .refuse(why) }
         // The outbox asked straight: `hasNews` here would lend a copy of the whole body.
         if wait <= 0 || outbox.hasPending(after: after) { return .answer(poll(after: after, at: now)) }
         waits(after: after, at: now)

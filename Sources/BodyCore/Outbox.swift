@@ -94,6 +94,12 @@ public struct Outbox: Equatable, Sendable {
     /// 64 is only reached when a person presses faster than Oriel polls.
     public static let capacity = 64
 
+    /// The furthest a cursor ahead of every seq handed out may be: milliseconds
+    /// to the year 33658. Seqs moved past it stay far below 2^53 (JSON writes
+    /// them exactly) and below overflow (a cursor of 2^64 - 1 and a press
+    /// trapped the body); a cursor at or before `next` is always taken.
+    public static let largestAfter: UInt64 = 1_000_000_000_000_000
+
     public private(set) var items: [OutboxItem] = []
     /// The newest seq assigned so far: Oriel's next `after`.
     public private(set) var next: UInt64
@@ -118,10 +124,18 @@ public struct Outbox: Equatable, Sendable {
         return items
     }
 
+    /// Why a poll with `after` is refused (nil: taken): a cursor ahead of every
+    /// seq handed out and past `largestAfter`, which no boot's clock gives.
+    public func refusal(after: UInt64) -> String? {
+        guard after > next, after > Self.largestAfter else { return nil }
+        return "after must be a seq this body handed out (the newest is \(next)) or at most \(Self.largestAfter), not \(after)"
+    }
+
     /// A poll that waits: acknowledges everything at or before `after`,
-    /// takes nothing.
+    /// takes nothing. A cursor `refusal` refuses changes nothing.
     public mutating func acknowledge(after: UInt64) {
         if after > next {
+            guard refusal(after: after) == nil else { return }
             // A cursor from before a restart whose clock ran ahead of ours:
             // move every seq past it, so the cursor hides nothing new.
             for i in items.indices { items[i].seq = after + UInt64(i) + 1 }

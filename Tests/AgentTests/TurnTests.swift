@@ -38,6 +38,31 @@ struct TurnTests {
         #expect(rig.deeds.filter { $0 == .drove(.lamp, true) }.count == 1)
     }
 
+    // 2^64 - 1 and a press trapped the body once: the outbox moved its items past
+    // the cursor and the press's seq overflowed.
+    @Test("a cursor of 2^64 - 1 is 400 in words, not parked; the press after it is Oriel's as ever")
+    func cursorTooFarAhead() throws {
+        let rig = try AgentRig(at: 1000)
+        let oriel = rig.client()
+        _ = try push(rig, oriel, #"{"onair":{"on":false}}"#)
+        let far = rig.client()
+        far.send("GET", "/ears?after=18446744073709551615&wait=25")
+        try rig.settle()
+        let refused = try #require(far.answer())
+        #expect(refused.status == 400)
+        #expect(refused.body.contains("after must be a seq this body handed out"), "\(refused.body)")
+        #expect(rig.agent.polls.isEmpty)
+        try rig.line(true, at: 1001)
+        try rig.line(false, at: 1001.1)
+        try rig.line(true, at: 1002)
+        try rig.line(false, at: 1002.1)
+        try rig.advance(to: 1003)
+        let ears = rig.client()
+        ears.send("GET", "/ears?after=0&wait=0")
+        try rig.settle()
+        #expect(ears.answer()?.body.contains(#""kind":"onair""#) == true)
+    }
+
     @Test("a confirming press answers a parked poll in the same turn, before the press's log line")
     func pressAnswersPoll() throws {
         let rig = try AgentRig(at: 1000)

@@ -154,6 +154,39 @@ struct OutboxTests {
         #expect(box.poll(after: 5_002).map(\.request.id) == ["c"])
     }
 
+    @Test("a cursor ahead at the furthest taken (10^15): seqs past it, and every seq handed out past it is taken back as a cursor")
+    func cursorAtTheLargest() throws {
+        var box = Outbox(startMillis: 1_000)
+        _ = try box.enqueue(ask("a"))
+        let largest: UInt64 = 1_000_000_000_000_000
+        #expect(Outbox.largestAfter == largest)
+        #expect(box.refusal(after: largest) == nil)
+        #expect(box.poll(after: largest).map(\.seq) == [largest + 1])
+        #expect(try box.enqueue(ask("b")).seq == largest + 2)
+        // Oriel's next cursor is past 10^15 now, and must be taken: it is ours.
+        #expect(box.refusal(after: largest + 1) == nil)
+        #expect(box.poll(after: largest + 1).map(\.request.id) == ["b"])
+        #expect(box.refusal(after: box.next) == nil)
+        #expect(box.refusal(after: box.next + 1) != nil, "one past every seq and past 10^15")
+    }
+
+    // 2^64 - 1 and one press trapped the body (`next += 1` overflowed after the
+    // items were moved past the cursor); a cursor just past 10^15 from before a
+    // restart, clamped, once let a press take that seq and be acknowledged unseen.
+    @Test("a cursor ahead past 10^15 is refused in words and changes nothing: no seq moved, nothing acknowledged",
+          arguments: [UInt64.max, UInt64.max - 1, 1 << 60, 1_000_000_000_000_001])
+    func cursorPastTheLargest(cursor: UInt64) throws {
+        var box = Outbox(startMillis: 1_000)
+        let a = try box.enqueue(ask("a"))
+        let words = try #require(box.refusal(after: cursor))
+        #expect(words == "after must be a seq this body handed out (the newest is 1001) or at most 1000000000000000, not \(cursor)")
+        box.acknowledge(after: cursor)
+        #expect(box.items.map(\.seq) == [a.seq])
+        #expect(box.next == a.seq)
+        #expect(try box.enqueue(ask("b")).seq == a.seq + 1)
+        #expect(box.poll(after: 0).map(\.request.id) == ["a", "b"])
+    }
+
     @Test("a cursor ahead sees every item as pending, and a waiting poll's acknowledgement takes none of them")
     func cursorAheadPendingAndWaiting() throws {
         var box = Outbox(startMillis: 1_000)

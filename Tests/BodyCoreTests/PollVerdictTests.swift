@@ -33,4 +33,24 @@ struct PollVerdictTests {
         // Parked at or past the item's seq: the item was taken, and is gone.
         #expect(body.outbox.items.isEmpty)
     }
+
+    @Test("a cursor ahead of every seq and past 10^15: refused in words, the request waiting untouched, Oriel not heard by it")
+    func refused() throws {
+        var body = studio(at: 100)
+        try body.face(#"{"onair":{"on":false}}"#, at: 100)
+        _ = body.tap(.onair, at: 101)
+        _ = body.tap(.onair, at: 102, id: "r1")
+        let before = body
+        guard case .refuse(let words) = body.poll(after: UInt64.max, wait: 25, at: Moment(102.1)) else {
+            Issue.record("a cursor of 2^64 - 1 was taken")
+            return
+        }
+        #expect(words.hasPrefix("after must be a seq this body handed out"))
+        #expect(body == before, "a refused poll changes nothing")
+        guard case .answer(let items) = body.poll(after: 0, wait: 25, at: Moment(102.2)) else {
+            Issue.record("the request was not there after the refusal")
+            return
+        }
+        #expect(items.map(\.request.id) == ["r1"])
+    }
 }

@@ -56,6 +56,8 @@ struct RoutingTests {
         (["wait": "61"], .ears(after: nil, wait: 60)),
         (["wait": "3600"], .ears(after: nil, wait: 60)),
         (["after": "1764500000000"], .ears(after: 1_764_500_000_000, wait: 25)),
+        // Any whole number is a route: how far ahead a cursor may be is the outbox's (Outbox.refusal).
+        (["after": "18446744073709551615"], .ears(after: UInt64.max, wait: 25)),
     ])
     func earsQuery(query: [String: String], route: Route) throws {
         #expect(try Routing.route(method: "GET", path: "/ears", query: query, simRoutes: false).get() == route)
@@ -63,6 +65,7 @@ struct RoutingTests {
 
     @Test("a malformed after or wait is 400 with words", arguments: [
         ["after": "-1"], ["after": "abc"], ["after": ""], ["after": "1.5"],
+        ["after": "18446744073709551616"],
         ["wait": "-1"], ["wait": "soon"], ["wait": "nan"], ["wait": "inf"], ["wait": ""],
     ])
     func earsMalformed(query: [String: String]) throws {

@@ -128,7 +128,8 @@ struct LifecycleTests {
         let body = try await BodyProcess.start()
         try await body.push(#"{"onair":{"on":true,"phase":"live"}}"#)
         #expect(try await body.status().object("lines").bool("lamp") == true)
-        async let waiting = body.get("/ears?after=\(UInt64.max / 2)&wait=30", timeout: 10)
+        // A cursor far ahead of every seq: the furthest the outbox takes (Outbox.largestAfter).
+        async let waiting = body.get("/ears?after=1000000000000000&wait=30", timeout: 10)
         await pause(0.3)
         let start = Date()
         let code = await body.terminate()
